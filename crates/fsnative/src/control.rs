@@ -1,0 +1,61 @@
+//! Cancellation and deadlines for long-running calls.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::result::Truncation;
+
+/// A handle that stops a running grep or glob from another thread. Clones share one flag.
+///
+/// A cancelled call returns the results found so far, flagged
+/// [`Truncation::Cancelled`](crate::Truncation::Cancelled), with a cursor to continue.
+#[derive(Clone, Debug, Default)]
+pub struct CancelToken(Arc<AtomicBool>);
+
+impl CancelToken {
+    /// A token that has not been cancelled.
+    pub fn new() -> CancelToken {
+        CancelToken::default()
+    }
+
+    /// Asks every call holding this token to stop as soon as it can.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`cancel`](CancelToken::cancel) was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The stop conditions of one call: its cancel token and its deadline.
+#[derive(Clone, Debug)]
+pub(crate) struct Control {
+    cancel: CancelToken,
+    deadline: Option<Instant>,
+}
+
+impl Control {
+    pub fn new(cancel: &CancelToken, timeout_ms: Option<u64>) -> Control {
+        let deadline = timeout_ms.map(|ms| Instant::now() + Duration::from_millis(ms));
+        Control { cancel: cancel.clone(), deadline }
+    }
+
+    /// Why the call must stop now, if it must.
+    pub fn interruption(&self) -> Option<Truncation> {
+        if self.cancel.is_cancelled() {
+            return Some(Truncation::Cancelled);
+        }
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Some(Truncation::Timeout),
+            _ => None,
+        }
+    }
+
+    /// Time left before the deadline (`None`: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+}

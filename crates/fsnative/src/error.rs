@@ -1,0 +1,133 @@
+//! The one error type of fsnative, with stable string codes.
+
+use std::fmt;
+use std::path::Path;
+
+/// What went wrong, as a stable code that every binding exposes unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The path resolves outside every allowed root.
+    OutsideSandbox,
+    /// The path (or a root) does not exist.
+    NotFound,
+    /// A directory was required (a root, or a path component) but something else was found.
+    NotADirectory,
+    /// The path is malformed: empty, contains NUL, or is too long for the system.
+    InvalidPath,
+    /// Resolving the path followed too many symlinks, or a symlink loop.
+    SymlinkLoop,
+    /// The operating system refused access while resolving or reading.
+    PermissionDenied,
+    /// A search pattern does not parse.
+    InvalidPattern,
+    /// A search pattern exceeds the size, nesting or length limits.
+    PatternTooLarge,
+    /// A glob (include/exclude filter or glob pattern) does not parse.
+    InvalidGlob,
+    /// A pagination cursor is malformed or belongs to another request.
+    InvalidCursor,
+    /// An option has a value that cannot be used (unknown file type, bad number, …).
+    InvalidArgument,
+    /// Any other I/O failure.
+    Io,
+    /// An internal failure (a panic caught at a boundary). Always a bug.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The stable string form, e.g. `"OUTSIDE_SANDBOX"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::OutsideSandbox => "OUTSIDE_SANDBOX",
+            ErrorCode::NotFound => "NOT_FOUND",
+            ErrorCode::NotADirectory => "NOT_A_DIRECTORY",
+            ErrorCode::InvalidPath => "INVALID_PATH",
+            ErrorCode::SymlinkLoop => "SYMLINK_LOOP",
+            ErrorCode::PermissionDenied => "PERMISSION_DENIED",
+            ErrorCode::InvalidPattern => "INVALID_PATTERN",
+            ErrorCode::PatternTooLarge => "PATTERN_TOO_LARGE",
+            ErrorCode::InvalidGlob => "INVALID_GLOB",
+            ErrorCode::InvalidCursor => "INVALID_CURSOR",
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::Io => "IO",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+
+    /// Every code, for bindings that build one exception class per code.
+    pub const ALL: &'static [ErrorCode] = &[
+        ErrorCode::OutsideSandbox,
+        ErrorCode::NotFound,
+        ErrorCode::NotADirectory,
+        ErrorCode::InvalidPath,
+        ErrorCode::SymlinkLoop,
+        ErrorCode::PermissionDenied,
+        ErrorCode::InvalidPattern,
+        ErrorCode::PatternTooLarge,
+        ErrorCode::InvalidGlob,
+        ErrorCode::InvalidCursor,
+        ErrorCode::InvalidArgument,
+        ErrorCode::Io,
+        ErrorCode::Internal,
+    ];
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An fsnative error: a stable [`ErrorCode`] and a message a person can act on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    code: ErrorCode,
+    message: String,
+}
+
+/// Shorthand for results whose error is [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// Builds an error from a code and a message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error { code, message: message.into() }
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// The human-readable message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Maps an I/O error met on `path` to the matching code.
+    pub(crate) fn from_io(err: &std::io::Error, path: &Path) -> Error {
+        use std::io::ErrorKind as K;
+        let shown = path.display();
+        let code = match err.kind() {
+            K::NotFound => ErrorCode::NotFound,
+            K::PermissionDenied => ErrorCode::PermissionDenied,
+            K::NotADirectory => ErrorCode::NotADirectory,
+            K::InvalidFilename => ErrorCode::InvalidPath,
+            _ => match err.raw_os_error() {
+                Some(libc::ELOOP) => ErrorCode::SymlinkLoop,
+                Some(libc::ENAMETOOLONG) => ErrorCode::InvalidPath,
+                _ => ErrorCode::Io,
+            },
+        };
+        Error::new(code, format!("{shown}: {err}"))
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}

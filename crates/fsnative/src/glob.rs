@@ -1,0 +1,207 @@
+//! File-name search: glob patterns over a parallel, sandboxed walk.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{DirEntry, WalkState};
+
+use crate::control::{CancelToken, Control};
+use crate::error::{Error, ErrorCode, Result};
+use crate::request::{EntryKind, GlobRequest, SortOrder};
+use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
+use crate::sandbox::Sandbox;
+use crate::walk::{self, SkipCounters, WalkOptions};
+
+/// Compiled include and exclude patterns.
+struct Patterns {
+    include: GlobSet,
+    exclude: GlobSet,
+}
+
+impl Patterns {
+    fn compile(request: &GlobRequest) -> Result<Patterns> {
+        if request.patterns.0.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidArgument, "at least one glob pattern is required"));
+        }
+        let mut include = GlobSetBuilder::new();
+        let mut exclude = GlobSetBuilder::new();
+        let mut any_include = false;
+        for pattern in &request.patterns.0 {
+            let (set, text) = match pattern.strip_prefix('!') {
+                Some(negated) => (&mut exclude, negated),
+                None => {
+                    any_include = true;
+                    (&mut include, pattern.as_str())
+                }
+            };
+            let glob = GlobBuilder::new(text)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .case_insensitive(request.case_insensitive)
+                .build()
+                .map_err(|e| Error::new(ErrorCode::InvalidGlob, format!("invalid glob {pattern:?}: {e}")))?;
+            set.add(glob);
+        }
+        if !any_include {
+            include.add(globset::Glob::new("**").expect("`**` is a valid glob"));
+        }
+        let build = |set: GlobSetBuilder| {
+            set.build().map_err(|e| Error::new(ErrorCode::InvalidGlob, format!("invalid glob: {e}")))
+        };
+        Ok(Patterns { include: build(include)?, exclude: build(exclude)? })
+    }
+
+    fn matches(&self, relative: &Path) -> bool {
+        self.include.is_match(relative) && !self.exclude.is_match(relative)
+    }
+}
+
+/// An entry that matched, before sorting.
+struct Found {
+    target: usize,
+    path: PathBuf,
+    relative: PathBuf,
+    is_dir: bool,
+}
+
+/// Runs `request` inside `sandbox`.
+pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
+    let started = Instant::now();
+    let control = Control::new(cancel, request.timeout_ms);
+    let patterns = Patterns::compile(request)?;
+    let targets = walk::targets(sandbox, &request.paths.0)?;
+    if let Some(file) = targets.iter().find(|t| !t.is_dir) {
+        return Err(Error::new(
+            ErrorCode::NotADirectory,
+            format!("glob base {} is not a directory", file.path.display()),
+        ));
+    }
+    let options = WalkOptions {
+        hidden: request.hidden,
+        follow_links: request.follow_links,
+        no_ignore: request.no_ignore,
+        max_depth: request.max_depth,
+        ..WalkOptions::default()
+    };
+    let skipped = Arc::new(SkipCounters::default());
+    let walked = AtomicU64::new(0);
+    let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
+    let mut truncated = control.interruption();
+    if truncated.is_none() {
+        for (index, target) in targets.iter().enumerate() {
+            let walker = walk::builder(sandbox, target, &options, &skipped).build_parallel();
+            walker.run(|| {
+                let mut local = LocalFound { shared: &found, items: Vec::new() };
+                let (patterns, control, skipped, walked) = (&patterns, &control, &skipped, &walked);
+                let base = target.path.as_path();
+                Box::new(move |entry| {
+                    if control.interruption().is_some() {
+                        return WalkState::Quit;
+                    }
+                    let Ok(entry) = entry else {
+                        SkipCounters::add(&skipped.errors);
+                        return WalkState::Continue;
+                    };
+                    if entry.depth() == 0 {
+                        return WalkState::Continue;
+                    }
+                    walked.fetch_add(1, Ordering::Relaxed);
+                    let Some(is_dir) = entry_is_dir(sandbox, &entry, skipped) else {
+                        return WalkState::Continue;
+                    };
+                    let wanted = match request.kind {
+                        EntryKind::Files => !is_dir,
+                        EntryKind::Dirs => is_dir,
+                        EntryKind::All => true,
+                    };
+                    let relative = entry.path().strip_prefix(base).unwrap_or(entry.path());
+                    if wanted && patterns.matches(relative) {
+                        local.items.push(Found {
+                            target: index,
+                            relative: relative.to_path_buf(),
+                            path: entry.into_path(),
+                            is_dir,
+                        });
+                    }
+                    WalkState::Continue
+                })
+            });
+            truncated = control.interruption();
+            if truncated.is_some() {
+                break;
+            }
+        }
+    }
+    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    sort(&mut found, request.sort);
+    let total = found.len() as u64;
+    if let Some(limit) = request.limit {
+        if total > limit {
+            found.truncate(limit as usize);
+            truncated = truncated.or(Some(Truncation::Limit));
+        }
+    }
+    let entries = found
+        .into_iter()
+        .map(|f| GlobEntry { path: f.path, relative_path: f.relative, is_dir: f.is_dir })
+        .collect();
+    Ok(GlobResult {
+        entries,
+        total,
+        truncated,
+        stats: GlobStats {
+            entries_walked: walked.load(Ordering::Relaxed),
+            skipped_special: SkipCounters::get(&skipped.special),
+            skipped_outside: SkipCounters::get(&skipped.outside),
+            skipped_errors: SkipCounters::get(&skipped.errors),
+            elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
+        },
+    })
+}
+
+/// Whether a walked entry is a directory; `None` when it must not be yielded. A symlink that
+/// was not followed is yielded as what it points to, only when that lies inside.
+fn entry_is_dir(sandbox: &Sandbox, entry: &DirEntry, skipped: &SkipCounters) -> Option<bool> {
+    let file_type = entry.file_type()?;
+    if !file_type.is_symlink() {
+        return Some(file_type.is_dir());
+    }
+    let Some(target) = sandbox.resolve_link_inside(entry.path()) else {
+        SkipCounters::add(&skipped.outside);
+        return None;
+    };
+    let meta = std::fs::metadata(target).ok()?;
+    if meta.is_dir() || meta.is_file() {
+        Some(meta.is_dir())
+    } else {
+        SkipCounters::add(&skipped.special);
+        None
+    }
+}
+
+fn sort(found: &mut [Found], order: SortOrder) {
+    match order {
+        SortOrder::Path => found.sort_by(|a, b| (a.target, &a.relative).cmp(&(b.target, &b.relative))),
+        SortOrder::Mtime => found.sort_by_cached_key(|f| {
+            (std::cmp::Reverse(walk::modified_ns(&f.path)), f.target, f.relative.clone())
+        }),
+        SortOrder::None => {}
+    }
+}
+
+/// A walker thread's matches, handed to the shared list once when the thread is done.
+struct LocalFound<'a> {
+    shared: &'a Mutex<Vec<Found>>,
+    items: Vec<Found>,
+}
+
+impl Drop for LocalFound<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut shared) = self.shared.lock() {
+            shared.append(&mut self.items);
+        }
+    }
+}

@@ -1,0 +1,281 @@
+//! Searching one file and collecting what it contributes.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+use grep_matcher::Matcher;
+use grep_regex::RegexMatcher;
+use grep_searcher::{
+    BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkFinish, SinkMatch,
+};
+
+use crate::control::Control;
+use crate::request::{GrepRequest, OutputMode};
+use crate::result::{ContextLine, Match, Truncation};
+
+/// How one file is searched: the parts of a request that shape a single file's search.
+#[derive(Clone, Debug)]
+pub(crate) struct FileSearchConfig {
+    pub mode: OutputMode,
+    pub max_columns: Option<usize>,
+    /// Content mode: stop collecting a file after this many records (the page limit plus
+    /// one, so the caller can tell whether more exist).
+    pub record_cap: Option<u64>,
+}
+
+/// What one file contributed.
+#[derive(Debug, Default)]
+pub(crate) struct FileOutcome {
+    /// Content mode: the match records after the skipped ones.
+    pub matches: Vec<Match>,
+    /// Records found after the skipped ones (matching lines in count mode, 0/1 in files mode).
+    pub records: u64,
+    /// The file held a NUL byte and was (partly) skipped as binary.
+    pub binary: bool,
+    /// The file was opened and searched.
+    pub searched: bool,
+    /// Bytes the searcher read.
+    pub bytes: u64,
+    /// The search stopped early for this reason.
+    pub interrupted: Option<Truncation>,
+}
+
+/// Builds a searcher for `request` (one per worker thread).
+pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
+    let content = request.mode == OutputMode::Content;
+    let mut builder = SearcherBuilder::new();
+    builder
+        .line_number(true)
+        .invert_match(request.invert)
+        .multi_line(request.multiline)
+        .before_context(if content { request.lines_before() } else { 0 })
+        .after_context(if content { request.lines_after() } else { 0 })
+        .max_matches(request.max_count_per_file)
+        .binary_detection(if request.search_binary {
+            BinaryDetection::none()
+        } else {
+            BinaryDetection::quit(b'\x00')
+        })
+        .bom_sniffing(true);
+    builder.build()
+}
+
+/// Opens `path` for searching: never blocks on a FIFO, and refuses anything that is not a
+/// regular file. With `no_follow`, a symlink in the last component is refused too.
+pub(crate) fn open_regular(path: &Path, no_follow: bool) -> io::Result<Option<File>> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
+        if no_follow {
+            flags |= libc::O_NOFOLLOW;
+        }
+        options.custom_flags(flags);
+    }
+    let file = options.open(path)?;
+    Ok(file.metadata()?.is_file().then_some(file))
+}
+
+/// Searches an open file, skipping its first `skip` records (a cursor resuming inside it).
+pub(crate) fn search(
+    searcher: &mut Searcher,
+    matcher: &RegexMatcher,
+    file: &File,
+    config: &FileSearchConfig,
+    skip: u64,
+    control: &Control,
+) -> io::Result<FileOutcome> {
+    let mut sink = Collector {
+        matcher,
+        config,
+        control,
+        skip,
+        seen: 0,
+        pending_before: Vec::new(),
+        last_kept: false,
+        outcome: FileOutcome::default(),
+    };
+    sink.outcome.searched = true;
+    searcher.search_file(matcher, file, &mut sink)?;
+    Ok(sink.outcome)
+}
+
+/// The grep-searcher sink that turns callbacks into [`Match`] records.
+struct Collector<'a> {
+    matcher: &'a RegexMatcher,
+    config: &'a FileSearchConfig,
+    control: &'a Control,
+    skip: u64,
+    seen: u64,
+    pending_before: Vec<ContextLine>,
+    /// The most recent match was kept (so after-context lines belong to it).
+    last_kept: bool,
+    outcome: FileOutcome,
+}
+
+impl Sink for Collector<'_> {
+    type Error = io::Error;
+
+    fn matched(&mut self, searcher: &Searcher, found: &SinkMatch<'_>) -> Result<bool, io::Error> {
+        if let Some(reason) = self.control.interruption() {
+            self.outcome.interrupted = Some(reason);
+            return Ok(false);
+        }
+        self.seen += 1;
+        if self.seen <= self.skip {
+            self.pending_before.clear();
+            self.last_kept = false;
+            return Ok(true);
+        }
+        self.outcome.records += 1;
+        match self.config.mode {
+            OutputMode::Files => return Ok(false),
+            OutputMode::Count => {}
+            OutputMode::Content => {
+                let record = self.build_match(searcher, found);
+                self.outcome.matches.push(record);
+                self.last_kept = true;
+            }
+        }
+        let capped = self.config.record_cap.is_some_and(|cap| self.outcome.records >= cap);
+        Ok(!capped)
+    }
+
+    fn context(&mut self, _: &Searcher, context: &SinkContext<'_>) -> Result<bool, io::Error> {
+        let line = ContextLine::from_bytes(
+            context.line_number().unwrap_or(0),
+            context.absolute_byte_offset(),
+            strip_terminator(context.bytes()),
+            self.config.max_columns,
+        );
+        match context.kind() {
+            SinkContextKind::Before => self.pending_before.push(line),
+            SinkContextKind::After => {
+                if self.last_kept {
+                    if let Some(last) = self.outcome.matches.last_mut() {
+                        last.after.push(line);
+                    }
+                }
+            }
+            SinkContextKind::Other => {}
+        }
+        Ok(true)
+    }
+
+    fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), io::Error> {
+        self.outcome.bytes = finish.byte_count();
+        self.outcome.binary = finish.binary_byte_offset().is_some();
+        Ok(())
+    }
+}
+
+impl Collector<'_> {
+    fn build_match(&mut self, searcher: &Searcher, found: &SinkMatch<'_>) -> Match {
+        let raw = strip_terminator(found.bytes());
+        let mut ranges: Vec<[usize; 2]> = Vec::new();
+        if !searcher.invert_match() {
+            // The line was reported because it matches, so searching it again cannot fail.
+            let _ = self.matcher.find_iter(raw, |m| {
+                ranges.push([m.start(), m.end()]);
+                true
+            });
+        }
+        let (text, submatches) = decode_lossy(raw, &ranges);
+        let (text, truncated) = cut(text, self.config.max_columns);
+        let column = submatches.first().map_or(1, |r| r[0] as u64 + 1);
+        Match {
+            line_number: found.line_number().unwrap_or(0),
+            column,
+            byte_offset: found.absolute_byte_offset(),
+            text,
+            truncated,
+            submatches,
+            before: std::mem::take(&mut self.pending_before),
+            after: Vec::new(),
+        }
+    }
+}
+
+impl ContextLine {
+    fn from_bytes(line_number: u64, byte_offset: u64, raw: &[u8], max_columns: Option<usize>) -> ContextLine {
+        let (text, _) = decode_lossy(raw, &[]);
+        let (text, truncated) = cut(text, max_columns);
+        ContextLine { line_number, byte_offset, text, truncated }
+    }
+}
+
+/// Drops one trailing `\n` (a `\r` before it is kept, as ripgrep keeps it).
+fn strip_terminator(bytes: &[u8]) -> &[u8] {
+    bytes.strip_suffix(b"\n").unwrap_or(bytes)
+}
+
+/// Decodes `raw` as UTF-8, replacing each invalid sequence with U+FFFD, and moves the byte
+/// `ranges` so they point at the same text in the decoded string.
+fn decode_lossy(raw: &[u8], ranges: &[[usize; 2]]) -> (String, Vec<[usize; 2]>) {
+    if let Ok(text) = std::str::from_utf8(raw) {
+        return (text.to_owned(), ranges.to_vec());
+    }
+    // (original offset, decoded offset) at the start of every valid or invalid run.
+    let mut text = String::with_capacity(raw.len() + 8);
+    let mut marks: Vec<(usize, usize, bool)> = Vec::new();
+    let mut offset = 0;
+    for chunk in raw.utf8_chunks() {
+        marks.push((offset, text.len(), true));
+        text.push_str(chunk.valid());
+        offset += chunk.valid().len();
+        if !chunk.invalid().is_empty() {
+            marks.push((offset, text.len(), false));
+            text.push(char::REPLACEMENT_CHARACTER);
+            offset += chunk.invalid().len();
+        }
+    }
+    let map = |at: usize| -> usize {
+        let index = marks.partition_point(|m| m.0 <= at).saturating_sub(1);
+        let (start, decoded_start, valid) = marks[index];
+        if valid {
+            decoded_start + (at - start)
+        } else if at == start {
+            decoded_start
+        } else {
+            decoded_start + char::REPLACEMENT_CHARACTER.len_utf8()
+        }
+    };
+    let moved = ranges.iter().map(|r| [map(r[0]), map(r[1])]).collect();
+    (text, moved)
+}
+
+/// Cuts `text` to at most `max` bytes at a character boundary; true if it was cut.
+fn cut(mut text: String, max: Option<usize>) -> (String, bool) {
+    match max {
+        Some(max) if text.len() > max => {
+            let mut end = max;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+            (text, true)
+        }
+        _ => (text, false),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lossy_decoding_moves_ranges() {
+        let (text, ranges) = decode_lossy(b"a\xffbc", &[[2, 4]]);
+        assert_eq!(text, "a\u{fffd}bc");
+        assert_eq!(ranges, vec![[4, 6]]);
+    }
+
+    #[test]
+    fn cut_respects_char_boundaries() {
+        assert_eq!(cut("héllo".to_owned(), Some(2)), ("h".to_owned(), true));
+        assert_eq!(cut("hello".to_owned(), Some(5)), ("hello".to_owned(), false));
+    }
+}

@@ -1,0 +1,400 @@
+//! Renderers that turn a [`GrepResult`] into ripgrep's own output formats, byte for byte, so
+//! that tools which used to spawn `rg` can keep their output.
+
+use serde::{Deserialize, Serialize};
+
+use crate::request::OutputMode;
+use crate::result::{ContextLine, FileMatches, GrepResult, Match};
+
+/// How paths are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PathStyle {
+    /// Canonical absolute paths (as `rg PATTERN /abs/dir` prints them).
+    #[default]
+    Absolute,
+    /// Paths relative to their sandbox root (as `rg PATTERN` run inside the root prints them).
+    Relative,
+}
+
+/// Options of ripgrep's standard (non-TTY) output.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StandardOptions {
+    /// How paths are printed.
+    pub path_style: PathStyle,
+    /// Print the path on each line (`-H`/`-I`); `None` decides as ripgrep does: a path is
+    /// printed unless the scope was a single file.
+    pub with_filename: Option<bool>,
+    /// Group matches under a path heading, files separated by a blank line (`--heading`,
+    /// ripgrep's TTY layout).
+    pub heading: bool,
+    /// Print line numbers (`-n`). Default true.
+    pub line_number: bool,
+}
+
+impl Default for StandardOptions {
+    fn default() -> Self {
+        StandardOptions {
+            path_style: PathStyle::Absolute,
+            with_filename: None,
+            heading: false,
+            line_number: true,
+        }
+    }
+}
+
+/// Options of `rg --json` output.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct JsonOptions {
+    /// How paths are printed.
+    pub path_style: PathStyle,
+}
+
+/// Renders `result` as ripgrep's standard output for the mode it was searched in
+/// (`-n`, `-l`, `-c`, with or without `-C`), ending in a newline; `""` when nothing matched.
+pub fn standard(result: &GrepResult, options: &StandardOptions) -> String {
+    let with_filename = options.with_filename.unwrap_or(!result.single_file);
+    let mut out = String::new();
+    for (index, file) in result.files.iter().enumerate() {
+        let path = display_path(file, options.path_style);
+        match result.mode {
+            OutputMode::Files => {
+                out.push_str(&path);
+                out.push('\n');
+            }
+            OutputMode::Count => {
+                if with_filename {
+                    out.push_str(&path);
+                    out.push(':');
+                }
+                out.push_str(&file.count.to_string());
+                out.push('\n');
+            }
+            OutputMode::Content => {
+                let prefix = match (with_filename, options.heading) {
+                    (true, true) => {
+                        if index > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(&path);
+                        out.push('\n');
+                        None
+                    }
+                    (true, false) => Some(path.as_str()),
+                    (false, _) => None,
+                };
+                let mut lines = LineWriter {
+                    out: &mut out,
+                    prefix,
+                    line_number: options.line_number,
+                    separate_groups: result.context_enabled,
+                    last_line: None,
+                    // Across files ripgrep separates context groups too, except under headings.
+                    printed_before: index > 0 && !options.heading,
+                };
+                for found in &file.matches {
+                    for line in &found.before {
+                        lines.context(line);
+                    }
+                    lines.matched(found);
+                    for line in &found.after {
+                        lines.context(line);
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Writes one file's lines in ripgrep's `path:N:text` / `path-N-text` layout.
+struct LineWriter<'a> {
+    out: &'a mut String,
+    prefix: Option<&'a str>,
+    line_number: bool,
+    separate_groups: bool,
+    last_line: Option<u64>,
+    printed_before: bool,
+}
+
+impl LineWriter<'_> {
+    fn matched(&mut self, found: &Match) {
+        if found.truncated {
+            self.line(found.line_number, ':', "[Omitted long matching line]");
+            return;
+        }
+        for (offset, text) in found.text.split('\n').enumerate() {
+            self.line(found.line_number + offset as u64, ':', text);
+        }
+    }
+
+    fn context(&mut self, line: &ContextLine) {
+        let text = if line.truncated { "[Omitted long context line]" } else { line.text.as_str() };
+        self.line(line.line_number, '-', text);
+    }
+
+    fn line(&mut self, number: u64, separator: char, text: &str) {
+        if self.separate_groups {
+            let adjacent = self.last_line.is_some_and(|last| number == last + 1);
+            if !adjacent && (self.printed_before || self.last_line.is_some()) {
+                self.out.push_str("--\n");
+            }
+        }
+        self.last_line = Some(number);
+        if let Some(prefix) = self.prefix {
+            self.out.push_str(prefix);
+            self.out.push(separator);
+        }
+        if self.line_number {
+            self.out.push_str(&number.to_string());
+            self.out.push(separator);
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+}
+
+/// Renders `result` as `rg --json` lines: per file a `begin`, its `context` and `match`
+/// messages and an `end`, then one `summary`. Timings are not measured per file and print as
+/// zero; `bytes_printed` is not tracked and prints as zero.
+pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
+    let mut out = String::new();
+    let mut push = |message: &Message<'_>| {
+        // Serializing plain strings and numbers cannot fail.
+        out.push_str(&serde_json::to_string(message).unwrap_or_default());
+        out.push('\n');
+    };
+    let mut matched_lines = 0;
+    let mut submatch_total = 0;
+    for file in &result.files {
+        let path = display_path(file, options.path_style);
+        let path = Text { text: &path };
+        push(&Message::Begin { data: Begin { path: Text { text: path.text } } });
+        let mut file_submatches = 0;
+        for found in &file.matches {
+            for line in &found.before {
+                push(&context_message(&path, line));
+            }
+            let lines = format!("{}\n", found.text);
+            let submatches: Vec<Submatch<'_>> = found
+                .submatches
+                .iter()
+                .map(|&[start, end]| Submatch {
+                    matched: Text { text: found.text.get(start..end).unwrap_or("") },
+                    start,
+                    end,
+                })
+                .collect();
+            file_submatches += submatches.len() as u64;
+            push(&Message::Match {
+                data: Lines {
+                    path: Text { text: path.text },
+                    lines: Text { text: &lines },
+                    line_number: found.line_number,
+                    absolute_offset: found.byte_offset,
+                    submatches,
+                },
+            });
+            for line in &found.after {
+                push(&context_message(&path, line));
+            }
+        }
+        matched_lines += file.count;
+        submatch_total += file_submatches;
+        push(&Message::End {
+            data: End {
+                path: Text { text: path.text },
+                binary_offset: None,
+                stats: Stats::for_counts(1, 1, 0, file.count, file_submatches),
+            },
+        });
+    }
+    let searches = result.stats.files_searched;
+    let stats = Stats::for_counts(
+        searches,
+        result.stats.files_matched,
+        result.stats.bytes_searched,
+        matched_lines,
+        submatch_total,
+    );
+    let summary = SummaryMessage {
+        data: Summary { elapsed_total: SortedElapsed::default(), stats: SummaryStats::from(&stats) },
+        kind: "summary",
+    };
+    out.push_str(&serde_json::to_string(&summary).unwrap_or_default());
+    out.push('\n');
+    out
+}
+
+fn display_path(file: &FileMatches, style: PathStyle) -> String {
+    let path = match style {
+        PathStyle::Absolute => &file.path,
+        PathStyle::Relative => &file.relative_path,
+    };
+    path.to_string_lossy().into_owned()
+}
+
+fn context_message<'a>(path: &Text<'a>, line: &'a ContextLine) -> Message<'a> {
+    Message::Context {
+        data: ContextData {
+            path: Text { text: path.text },
+            lines: OwnedText { text: format!("{}\n", line.text) },
+            line_number: line.line_number,
+            absolute_offset: line.byte_offset,
+            submatches: [],
+        },
+    }
+}
+
+// The `rg --json` wire shapes, field order as ripgrep prints them.
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Message<'a> {
+    Begin { data: Begin<'a> },
+    Match { data: Lines<'a> },
+    Context { data: ContextData<'a> },
+    End { data: End<'a> },
+}
+
+/// The summary line, which ripgrep prints with `data` before `type`.
+#[derive(Serialize)]
+struct SummaryMessage {
+    data: Summary,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Text<'a> {
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct OwnedText {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct Begin<'a> {
+    path: Text<'a>,
+}
+
+#[derive(Serialize)]
+struct Lines<'a> {
+    path: Text<'a>,
+    lines: Text<'a>,
+    line_number: u64,
+    absolute_offset: u64,
+    submatches: Vec<Submatch<'a>>,
+}
+
+#[derive(Serialize)]
+struct ContextData<'a> {
+    path: Text<'a>,
+    lines: OwnedText,
+    line_number: u64,
+    absolute_offset: u64,
+    submatches: [(); 0],
+}
+
+#[derive(Serialize)]
+struct Submatch<'a> {
+    #[serde(rename = "match")]
+    matched: Text<'a>,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Serialize)]
+struct End<'a> {
+    path: Text<'a>,
+    binary_offset: Option<u64>,
+    stats: Stats,
+}
+
+#[derive(Serialize, Clone, Copy)]
+struct Elapsed {
+    secs: u64,
+    nanos: u32,
+    human: &'static str,
+}
+
+impl Default for Elapsed {
+    fn default() -> Self {
+        Elapsed { secs: 0, nanos: 0, human: "0.000000s" }
+    }
+}
+
+/// [`Elapsed`] with keys in alphabetical order, as the summary prints it.
+#[derive(Serialize, Clone, Copy)]
+struct SortedElapsed {
+    human: &'static str,
+    nanos: u32,
+    secs: u64,
+}
+
+impl Default for SortedElapsed {
+    fn default() -> Self {
+        SortedElapsed { human: "0.000000s", nanos: 0, secs: 0 }
+    }
+}
+
+#[derive(Serialize)]
+struct Stats {
+    elapsed: Elapsed,
+    searches: u64,
+    searches_with_match: u64,
+    bytes_searched: u64,
+    bytes_printed: u64,
+    matched_lines: u64,
+    matches: u64,
+}
+
+impl Stats {
+    fn for_counts(searches: u64, with_match: u64, bytes: u64, lines: u64, matches: u64) -> Stats {
+        Stats {
+            elapsed: Elapsed::default(),
+            searches,
+            searches_with_match: with_match,
+            bytes_searched: bytes,
+            bytes_printed: 0,
+            matched_lines: lines,
+            matches,
+        }
+    }
+}
+
+/// The summary prints its stats with keys in alphabetical order, as ripgrep does.
+#[derive(Serialize)]
+struct SummaryStats {
+    bytes_printed: u64,
+    bytes_searched: u64,
+    elapsed: SortedElapsed,
+    matched_lines: u64,
+    matches: u64,
+    searches: u64,
+    searches_with_match: u64,
+}
+
+impl From<&Stats> for SummaryStats {
+    fn from(s: &Stats) -> Self {
+        SummaryStats {
+            bytes_printed: s.bytes_printed,
+            bytes_searched: s.bytes_searched,
+            elapsed: SortedElapsed::default(),
+            matched_lines: s.matched_lines,
+            matches: s.matches,
+            searches: s.searches,
+            searches_with_match: s.searches_with_match,
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Summary {
+    elapsed_total: SortedElapsed,
+    stats: SummaryStats,
+}

@@ -1,0 +1,180 @@
+//! Result types of [`grep`](crate::Sandbox::grep) and [`glob`](crate::Sandbox::glob).
+//!
+//! They serialize (serde) to the shape the shared conformance vectors compare and the
+//! bindings expose. Paths that are valid UTF-8 serialize as strings; others as
+//! `{"bytes": "<base64>"}`, as `rg --json` does, so that no name is silently rewritten.
+
+use std::path::PathBuf;
+
+use serde::{Serialize, Serializer};
+
+use crate::request::OutputMode;
+
+/// Why a result stopped early. A truncated result always carries a cursor (grep) or a
+/// total (glob) so the caller knows what is missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Truncation {
+    /// The `limit` was reached and more results exist.
+    Limit,
+    /// The `timeout_ms` deadline passed.
+    Timeout,
+    /// The search was cancelled through its [`CancelToken`](crate::CancelToken).
+    Cancelled,
+}
+
+/// One line of context around a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ContextLine {
+    /// 1-based line number.
+    pub line_number: u64,
+    /// Byte offset of the line's start in the file.
+    pub byte_offset: u64,
+    /// The line without its terminator, decoded lossily as UTF-8, cut at `max_columns`.
+    pub text: String,
+    /// The line was longer than `max_columns` and `text` holds only its beginning.
+    pub truncated: bool,
+}
+
+/// One matching line (or, in multiline mode, one group of lines matched together).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Match {
+    /// 1-based number of the (first) line.
+    pub line_number: u64,
+    /// 1-based byte column of the first submatch (1 when inverted).
+    pub column: u64,
+    /// Byte offset of the line's start in the file.
+    pub byte_offset: u64,
+    /// The line(s) without the final terminator, decoded lossily as UTF-8, cut at
+    /// `max_columns`.
+    pub text: String,
+    /// The text was longer than `max_columns` and `text` holds only its beginning.
+    pub truncated: bool,
+    /// `[start, end)` byte ranges of each match within `text` (all of them, also those past
+    /// a cut; none when inverted).
+    pub submatches: Vec<[usize; 2]>,
+    /// Context lines just before this match.
+    pub before: Vec<ContextLine>,
+    /// Context lines just after this match.
+    pub after: Vec<ContextLine>,
+}
+
+/// All that one file contributed to a grep.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileMatches {
+    /// Absolute path: the canonical root joined with the walked relative path (a followed
+    /// symlink keeps its own name).
+    #[serde(serialize_with = "serialize_path")]
+    pub path: PathBuf,
+    /// Path relative to the sandbox root it lies in (`/`-separated; empty for the root).
+    #[serde(serialize_with = "serialize_path")]
+    pub relative_path: PathBuf,
+    /// Matching lines in this page: `matches.len()` in content mode, the count in count
+    /// mode, 1 in files mode (the search of a file stops at its first match).
+    pub count: u64,
+    /// The matches, in content mode; empty otherwise.
+    pub matches: Vec<Match>,
+}
+
+/// Counters of what a grep did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GrepStats {
+    /// Files the walk yielded as candidates (after ignore, glob and type filters).
+    pub files_walked: u64,
+    /// Files opened and searched.
+    pub files_searched: u64,
+    /// Files with at least one match.
+    pub files_matched: u64,
+    /// Files skipped because they contain a NUL byte (see `search_binary`).
+    pub skipped_binary: u64,
+    /// Entries skipped because they are FIFOs, sockets or devices.
+    pub skipped_special: u64,
+    /// Symlinks not followed because their target resolves outside the sandbox.
+    pub skipped_outside: u64,
+    /// Files or directories that could not be read (permissions, vanished, loops).
+    pub skipped_errors: u64,
+    /// Bytes read by the searcher.
+    pub bytes_searched: u64,
+    /// Wall-clock time of the call in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The answer to a [`GrepRequest`](crate::GrepRequest).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GrepResult {
+    /// Files with matches, in the requested order.
+    pub files: Vec<FileMatches>,
+    /// Sum of `count` over `files`.
+    pub total_matches: u64,
+    /// Set when the page stopped early; `next_cursor` then continues it.
+    pub truncated: Option<Truncation>,
+    /// Pass back as `cursor` with the same request to get the next page.
+    pub next_cursor: Option<String>,
+    /// The mode the search ran in (the renderers follow it).
+    pub mode: OutputMode,
+    /// Context lines were requested (ripgrep then separates groups with `--`).
+    pub context_enabled: bool,
+    /// True when the scope was exactly one regular file (ripgrep then prints no path
+    /// prefix in its standard output).
+    pub single_file: bool,
+    /// What the search did.
+    pub stats: GrepStats,
+}
+
+/// One entry yielded by a glob.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GlobEntry {
+    /// Absolute path: the canonical base joined with `relative_path` (a symlink keeps its
+    /// own name).
+    #[serde(serialize_with = "serialize_path")]
+    pub path: PathBuf,
+    /// Path relative to the base directory it was matched from (`/`-separated).
+    #[serde(serialize_with = "serialize_path")]
+    pub relative_path: PathBuf,
+    /// The entry is a directory.
+    pub is_dir: bool,
+}
+
+/// Counters of what a glob did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct GlobStats {
+    /// Entries the walk visited.
+    pub entries_walked: u64,
+    /// Entries skipped because they are FIFOs, sockets or devices.
+    pub skipped_special: u64,
+    /// Symlinks not followed because their target resolves outside the sandbox.
+    pub skipped_outside: u64,
+    /// Directories that could not be read.
+    pub skipped_errors: u64,
+    /// Wall-clock time of the call in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The answer to a [`GlobRequest`](crate::GlobRequest).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GlobResult {
+    /// Matching entries, in the requested order, at most `limit`.
+    pub entries: Vec<GlobEntry>,
+    /// How many entries matched in all, also past the limit.
+    pub total: u64,
+    /// Set when `entries` holds fewer than `total` (limit) or the walk stopped early.
+    pub truncated: Option<Truncation>,
+    /// What the walk did.
+    pub stats: GlobStats,
+}
+
+/// Serializes a path as a string when it is UTF-8, else as `{"bytes": base64}`.
+pub(crate) fn serialize_path<S: Serializer>(path: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+    use base64::Engine as _;
+    use serde::ser::SerializeMap;
+    use std::os::unix::ffi::OsStrExt;
+    match path.to_str() {
+        Some(text) => s.serialize_str(text),
+        None => {
+            let encoded = base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_bytes());
+            let mut map = s.serialize_map(Some(1))?;
+            map.serialize_entry("bytes", &encoded)?;
+            map.end()
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! Runs every shared conformance vector in `tests/vectors/` as one test case.
+//! The format is described in `tests/README.md`; the Node and Python runners read the same files.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+
+use fsnative::{render, GlobRequest, GrepRequest, Intent, Sandbox};
+use libtest_mimic::{Arguments, Failed, Trial};
+use serde_json::{json, Map, Value};
+
+fn main() {
+    let args = Arguments::from_args();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/vectors");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("tests/vectors exists")
+        .map(|e| e.expect("readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut trials = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("vector file is readable");
+        let doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let trees = doc.get("trees").cloned().unwrap_or(json!({}));
+        for vector in doc["vectors"].as_array().expect("`vectors` is an array") {
+            let name = vector["name"].as_str().expect("vector has a name").to_owned();
+            let op = vector["op"].as_str().unwrap_or("?").to_owned();
+            let skip = skipped_here(vector);
+            let (vector, trees) = (vector.clone(), trees.clone());
+            let trial =
+                Trial::test(name, move || run_vector(&vector, &trees)).with_kind(op).with_ignored_flag(skip);
+            trials.push(trial);
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn skipped_here(vector: &Value) -> bool {
+    let running_as_root = unsafe { libc::geteuid() } == 0;
+    vector["skip_if"].as_array().is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
+}
+
+fn run_vector(vector: &Value, trees: &Value) -> Result<(), Failed> {
+    let fixture = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let base = fixture.path().canonicalize().map_err(|e| e.to_string())?;
+    let tree = match &vector["tree"] {
+        Value::String(name) => trees.get(name).ok_or_else(|| format!("unknown tree {name}"))?.clone(),
+        Value::Null => json!({}),
+        inline => inline.clone(),
+    };
+    build_tree(&base, &tree)?;
+    let args = substitute(vector.get("args").cloned().unwrap_or(json!({})), &base);
+    let outcome = execute(vector, &base, args);
+    let result = compare_outcome(vector, outcome, &base);
+    restore_permissions(&base);
+    result
+}
+
+/// Runs the vector's operation: Ok(actual value) or Err(error code).
+fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String> {
+    let roots: Vec<PathBuf> = match vector.get("roots") {
+        Some(Value::Array(roots)) => {
+            roots.iter().map(|r| fixture_path(base, r.as_str().unwrap_or(""))).collect()
+        }
+        _ => vec![base.join("root")],
+    };
+    let sandbox = Sandbox::new(&roots).map_err(|e| e.code().as_str().to_owned())?;
+    let code = |e: fsnative::Error| e.code().as_str().to_owned();
+    match vector["op"].as_str().unwrap_or("") {
+        "sandbox" => Ok(json!({ "roots": sandbox.roots() })),
+        "validate" => {
+            let path = args["path"].as_str().unwrap_or("");
+            let intent = if args["intent"] == "write" { Intent::Write } else { Intent::Read };
+            sandbox.validate(path, intent).map(|p| json!({ "path": p })).map_err(code)
+        }
+        "glob" => {
+            let request: GlobRequest = from_args(args)?;
+            sandbox.glob(&request).map(|r| to_value(&r)).map_err(code)
+        }
+        "grep" => {
+            let object = args.as_object_mut().ok_or("grep args must be an object")?;
+            let render = object.remove("render");
+            let pages = object.remove("pages").is_some_and(|v| v == true);
+            let cursor_from = object.remove("cursor_from");
+            let mut request: GrepRequest = from_args(args)?;
+            if let Some(other) = cursor_from {
+                let first: GrepRequest = from_args(other)?;
+                let result = sandbox.grep(&first).map_err(code)?;
+                request.cursor = result.next_cursor;
+            }
+            if pages {
+                let mut all = Vec::new();
+                loop {
+                    let result = sandbox.grep(&request).map_err(code)?;
+                    let next = result.next_cursor.clone();
+                    all.push(to_value(&result));
+                    match next {
+                        Some(cursor) if all.len() < 100 => request.cursor = Some(cursor),
+                        _ => break,
+                    }
+                }
+                return Ok(json!({ "pages": all }));
+            }
+            let result = sandbox.grep(&request).map_err(code)?;
+            match render {
+                None => Ok(to_value(&result)),
+                Some(mut options) => {
+                    let format = options.as_object_mut().and_then(|o| o.remove("format"));
+                    match format.as_ref().and_then(Value::as_str) {
+                        Some("json") => {
+                            let options: render::JsonOptions = from_args(options)?;
+                            let text = render::json_lines(&result, &options);
+                            let messages: Vec<Value> = text
+                                .lines()
+                                .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
+                                .collect();
+                            Ok(json!({ "messages": messages }))
+                        }
+                        _ => {
+                            let options: render::StandardOptions = from_args(options)?;
+                            Ok(json!({ "text": render::standard(&result, &options) }))
+                        }
+                    }
+                }
+            }
+        }
+        other => Err(format!("unknown op {other}")),
+    }
+}
+
+fn from_args<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, String> {
+    serde_json::from_value(args).map_err(|e| format!("BAD_VECTOR: {e}"))
+}
+
+fn to_value<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("results serialize")
+}
+
+fn compare_outcome(vector: &Value, outcome: Result<Value, String>, base: &Path) -> Result<(), Failed> {
+    match (vector.get("expect_error"), outcome) {
+        (Some(expected), Err(code)) if expected == &Value::String(code.clone()) => Ok(()),
+        (Some(expected), Err(code)) => Err(format!("expected error {expected}, got error {code}").into()),
+        (Some(expected), Ok(actual)) => Err(format!("expected error {expected}, got {actual}").into()),
+        (None, Err(code)) => Err(format!("unexpected error {code}").into()),
+        (None, Ok(actual)) => {
+            let text = serde_json::to_string(&actual).expect("json");
+            let text = text.replace(base.to_str().expect("utf-8 temp dir"), "$T");
+            let actual: Value = serde_json::from_str(&text).expect("json");
+            let expected = vector.get("expect").ok_or("vector has neither expect nor expect_error")?;
+            subset(expected, &actual, "").map_err(|e| format!("{e}\nactual: {actual}").into())
+        }
+    }
+}
+
+/// Checks that `expected` is contained in `actual` (objects: listed keys; arrays: same
+/// length, element-wise; scalars: equal).
+fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), String> {
+    match (expected, actual) {
+        (Value::Object(want), Value::Object(have)) => {
+            for (key, value) in want {
+                let here = format!("{at}/{key}");
+                let got = have.get(key).ok_or_else(|| format!("{here}: missing"))?;
+                subset(value, got, &here)?;
+            }
+            Ok(())
+        }
+        (Value::Array(want), Value::Array(have)) => {
+            if want.len() != have.len() {
+                return Err(format!("{at}: expected {} items, got {}", want.len(), have.len()));
+            }
+            want.iter().zip(have).enumerate().try_for_each(|(i, (w, h))| subset(w, h, &format!("{at}/{i}")))
+        }
+        (Value::Number(want), Value::Number(have)) if want.as_f64() == have.as_f64() => Ok(()),
+        _ if expected == actual => Ok(()),
+        _ => Err(format!("{at}: expected {expected}, got {actual}")),
+    }
+}
+
+fn fixture_path(base: &Path, text: &str) -> PathBuf {
+    match text.strip_prefix("$T") {
+        Some(rest) => PathBuf::from(format!("{}{rest}", base.display())),
+        None => base.join(text),
+    }
+}
+
+/// Replaces `$T` and `$HOME` in every string of `value`.
+fn substitute(value: Value, base: &Path) -> Value {
+    match value {
+        Value::String(s) => Value::String(substitute_str(&s, base)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| substitute(v, base)).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, substitute(v, base))).collect::<Map<_, _>>())
+        }
+        other => other,
+    }
+}
+
+fn substitute_str(s: &str, base: &Path) -> String {
+    let home = std::env::var("HOME").unwrap_or_default();
+    let replaced = if s == "$T" || s.starts_with("$T/") {
+        format!("{}{}", base.display(), &s[2..])
+    } else {
+        s.to_owned()
+    };
+    if replaced == "$HOME" || replaced.starts_with("$HOME/") {
+        format!("{home}{}", &replaced[5..])
+    } else {
+        replaced
+    }
+}
+
+/// Decodes a tree key: `\xNN` escapes become raw bytes.
+fn decode_key(key: &str) -> OsString {
+    let bytes = key.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\\' && bytes.get(i + 1) == Some(&b'x') && i + 4 <= bytes.len() {
+            if let Ok(b) = u8::from_str_radix(&key[i + 2..i + 4], 16) {
+                out.push(b);
+                i += 4;
+                continue;
+            }
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    OsString::from_vec(out)
+}
+
+fn build_tree(base: &Path, tree: &Value) -> Result<(), String> {
+    let entries = tree.as_object().ok_or("a tree is an object")?;
+    let mut links = Vec::new();
+    let mut modes = Vec::new();
+    let mut mtimes = Vec::new();
+    for (key, entry) in entries {
+        let path = base.join(decode_key(key));
+        let parent = path.parent().expect("entries have a parent");
+        std::fs::create_dir_all(parent).map_err(|e| format!("{key}: {e}"))?;
+        let write = |bytes: &[u8]| std::fs::write(&path, bytes).map_err(|e| format!("{key}: {e}"));
+        match entry {
+            Value::String(text) => write(text.as_bytes())?,
+            Value::Object(spec) => {
+                if let Some(text) = spec.get("text").and_then(Value::as_str) {
+                    write(text.as_bytes())?;
+                } else if let Some(hex) = spec.get("hex").and_then(Value::as_str) {
+                    write(&decode_hex(hex)?)?;
+                } else if spec.get("dir").is_some() {
+                    std::fs::create_dir_all(&path).map_err(|e| format!("{key}: {e}"))?;
+                } else if let Some(target) = spec.get("symlink").and_then(Value::as_str) {
+                    links.push((path.clone(), substitute_str(target, base)));
+                } else if spec.get("fifo").is_some() {
+                    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+                        .map_err(|e| e.to_string())?;
+                    if unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) } != 0 {
+                        return Err(format!("{key}: mkfifo failed"));
+                    }
+                } else {
+                    return Err(format!("{key}: unknown tree entry {entry}"));
+                }
+                if let Some(mtime) = spec.get("mtime").and_then(Value::as_i64) {
+                    mtimes.push((path.clone(), mtime));
+                }
+                if let Some(mode) = spec.get("mode").and_then(Value::as_str) {
+                    let mode = u32::from_str_radix(mode, 8).map_err(|e| format!("{key}: mode {e}"))?;
+                    modes.push((path.clone(), mode));
+                }
+            }
+            other => return Err(format!("{key}: unknown tree entry {other}")),
+        }
+    }
+    for (path, target) in links {
+        std::os::unix::fs::symlink(&target, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    for (path, mtime) in mtimes {
+        let time = filetime::FileTime::from_unix_time(mtime, 0);
+        filetime::set_symlink_file_times(&path, time, time).map_err(|e| e.to_string())?;
+    }
+    for (path, mode) in modes {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// Makes everything removable again after chmod vectors.
+fn restore_permissions(base: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir_all(base) {
+        let _ = std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755));
+    }
+}
+
+fn walkdir_all(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let _ = std::fs::set_permissions(&d, std::os::unix::fs::PermissionsExt::from_mode(0o755));
+        if let Ok(read) = std::fs::read_dir(&d) {
+            for e in read.flatten() {
+                let p = e.path();
+                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                    stack.push(p.clone());
+                }
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
+    let clean: String = hex.chars().filter(|c| !c.is_whitespace()).collect();
+    (0..clean.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(clean.get(i..i + 2).unwrap_or("x"), 16).map_err(|e| format!("hex: {e}")))
+        .collect()
+}
