@@ -77,3 +77,8 @@ impl Sandbox {
         glob::run(self, request, cancel)
     }
 }
+
+/// The README's Rust example, compiled as a doc test so it cannot rot.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExample;

@@ -52,6 +52,25 @@ pub struct JsonOptions {
     pub path_style: PathStyle,
 }
 
+/// A ripgrep output format and its options, as one value (`{"format": "standard", …}` or
+/// `{"format": "json", …}` in serde form), for callers that choose the format at run time.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "format", rename_all = "snake_case")]
+pub enum Format {
+    /// ripgrep's standard output; see [`standard`].
+    Standard(StandardOptions),
+    /// `rg --json` lines; see [`json_lines`].
+    Json(JsonOptions),
+}
+
+/// Renders `result` in `format`.
+pub fn render(result: &GrepResult, format: &Format) -> String {
+    match format {
+        Format::Standard(options) => standard(result, options),
+        Format::Json(options) => json_lines(result, options),
+    }
+}
+
 /// Renders `result` as ripgrep's standard output for the mode it was searched in
 /// (`-n`, `-l`, `-c`, with or without `-C`), ending in a newline; `""` when nothing matched.
 pub fn standard(result: &GrepResult, options: &StandardOptions) -> String {
@@ -177,7 +196,7 @@ pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
             for line in &found.before {
                 push(&context_message(&path, line));
             }
-            let lines = format!("{}\n", found.text);
+            let lines = with_terminator(&found.text, found.unterminated);
             let submatches: Vec<Submatch<'_>> = found
                 .submatches
                 .iter()
@@ -236,11 +255,20 @@ fn display_path(file: &FileMatches, style: PathStyle) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The line as ripgrep's JSON prints it: with its `\n`, unless the file ended without one.
+fn with_terminator(text: &str, unterminated: bool) -> String {
+    if unterminated {
+        text.to_owned()
+    } else {
+        format!("{text}\n")
+    }
+}
+
 fn context_message<'a>(path: &Text<'a>, line: &'a ContextLine) -> Message<'a> {
     Message::Context {
         data: ContextData {
             path: Text { text: path.text },
-            lines: OwnedText { text: format!("{}\n", line.text) },
+            lines: OwnedText { text: with_terminator(&line.text, line.unterminated) },
             line_number: line.line_number,
             absolute_offset: line.byte_offset,
             submatches: [],

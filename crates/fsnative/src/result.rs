@@ -4,7 +4,7 @@
 //! bindings expose. Paths that are valid UTF-8 serialize as strings; others as
 //! `{"bytes": "<base64>"}`, as `rg --json` does, so that no name is silently rewritten.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Serialize, Serializer};
 
@@ -34,6 +34,9 @@ pub struct ContextLine {
     pub text: String,
     /// The line was longer than `max_columns` and `text` holds only its beginning.
     pub truncated: bool,
+    /// The line is the file's last and has no terminator (`rg --json` shows that).
+    #[serde(skip)]
+    pub(crate) unterminated: bool,
 }
 
 /// One matching line (or, in multiline mode, one group of lines matched together).
@@ -50,6 +53,9 @@ pub struct Match {
     pub text: String,
     /// The text was longer than `max_columns` and `text` holds only its beginning.
     pub truncated: bool,
+    /// The text is the file's last line and has no terminator (`rg --json` shows that).
+    #[serde(skip)]
+    pub(crate) unterminated: bool,
     /// `[start, end)` byte ranges of each match within `text` (all of them, also those past
     /// a cut; none when inverted).
     pub submatches: Vec<[usize; 2]>,
@@ -164,7 +170,7 @@ pub struct GlobResult {
 }
 
 /// Serializes a path as a string when it is UTF-8, else as `{"bytes": base64}`.
-pub(crate) fn serialize_path<S: Serializer>(path: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn serialize_path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     use base64::Engine as _;
     use serde::ser::SerializeMap;
     use std::os::unix::ffi::OsStrExt;

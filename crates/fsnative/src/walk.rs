@@ -108,16 +108,17 @@ fn admit(entry: &DirEntry, sandbox: &Sandbox, ancestors: &[Gitignore], skipped: 
     let Some(file_type) = entry.file_type() else {
         return false;
     };
-    if !(file_type.is_dir() || file_type.is_file() || file_type.is_symlink()) {
-        SkipCounters::add(&skipped.special);
-        return false;
-    }
     if entry.path_is_symlink() && !file_type.is_symlink() {
-        // A followed link: its target must resolve inside.
+        // A followed link: its target must resolve inside (checked first, so a link to a
+        // device outside counts as outside).
         if sandbox.resolve_link_inside(entry.path()).is_none() {
             SkipCounters::add(&skipped.outside);
             return false;
         }
+    }
+    if !(file_type.is_dir() || file_type.is_file() || file_type.is_symlink()) {
+        SkipCounters::add(&skipped.special);
+        return false;
     }
     !ignored_by_ancestors(ancestors, entry.path(), file_type.is_dir())
 }

@@ -105,23 +105,19 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
             let result = sandbox.grep(&request).map_err(code)?;
             match render {
                 None => Ok(to_value(&result)),
-                Some(mut options) => {
-                    let format = options.as_object_mut().and_then(|o| o.remove("format"));
-                    match format.as_ref().and_then(Value::as_str) {
-                        Some("json") => {
-                            let options: render::JsonOptions = from_args(options)?;
-                            let text = render::json_lines(&result, &options);
+                Some(format) => {
+                    let format: render::Format = from_args(format)?;
+                    let text = render::render(&result, &format);
+                    Ok(match format {
+                        render::Format::Json(_) => {
                             let messages: Vec<Value> = text
                                 .lines()
                                 .map(|l| serde_json::from_str(l).unwrap_or(Value::Null))
                                 .collect();
-                            Ok(json!({ "messages": messages }))
+                            json!({ "messages": messages })
                         }
-                        _ => {
-                            let options: render::StandardOptions = from_args(options)?;
-                            Ok(json!({ "text": render::standard(&result, &options) }))
-                        }
-                    }
+                        render::Format::Standard(_) => json!({ "text": text }),
+                    })
                 }
             }
         }

@@ -148,7 +148,7 @@ impl Sink for Collector<'_> {
         let line = ContextLine::from_bytes(
             context.line_number().unwrap_or(0),
             context.absolute_byte_offset(),
-            strip_terminator(context.bytes()),
+            context.bytes(),
             self.config.max_columns,
         );
         match context.kind() {
@@ -192,6 +192,7 @@ impl Collector<'_> {
             byte_offset: found.absolute_byte_offset(),
             text,
             truncated,
+            unterminated: raw.len() == found.bytes().len(),
             submatches,
             before: std::mem::take(&mut self.pending_before),
             after: Vec::new(),
@@ -200,10 +201,16 @@ impl Collector<'_> {
 }
 
 impl ContextLine {
-    fn from_bytes(line_number: u64, byte_offset: u64, raw: &[u8], max_columns: Option<usize>) -> ContextLine {
+    fn from_bytes(
+        line_number: u64,
+        byte_offset: u64,
+        line: &[u8],
+        max_columns: Option<usize>,
+    ) -> ContextLine {
+        let raw = strip_terminator(line);
         let (text, _) = decode_lossy(raw, &[]);
         let (text, truncated) = cut(text, max_columns);
-        ContextLine { line_number, byte_offset, text, truncated }
+        ContextLine { line_number, byte_offset, text, truncated, unterminated: raw.len() == line.len() }
     }
 }
 
