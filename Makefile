@@ -1,15 +1,24 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo test test-rust lint
+.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python
 
 PYTHON ?= python3
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
-## Runs the main job: validate, grep and glob a real tree (the CPython standard library).
-demo:
+## Runs the main job: validate, grep and glob a real tree (the CPython standard library)
+## from Rust, Node and Python.
+demo: demo-rust demo-node demo-python
+
+demo-rust:
 	cargo run --quiet --release --example demo -- "$(STDLIB)"
 
-## Runs every test: formatting, lints, unit tests, doc tests and the shared vectors.
-test: lint test-rust
+demo-node:
+	./npm/dev.sh demo "$(STDLIB)"
+
+demo-python:
+	./python/dev.sh demo "$(STDLIB)"
+
+## Runs every test: formatting, lints, Rust tests and vectors, Node tests, Python tests.
+test: lint test-rust test-node test-python
 
 lint:
 	cargo fmt --all -- --check
@@ -17,3 +26,9 @@ lint:
 
 test-rust:
 	cargo test --workspace --locked
+
+test-node:
+	./npm/dev.sh test
+
+test-python:
+	./python/dev.sh test

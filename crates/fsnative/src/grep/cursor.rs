@@ -35,6 +35,11 @@ pub(crate) struct Position {
 }
 
 impl Position {
+    /// The position before every file: a page cut before it took anything resumes here.
+    pub fn start() -> Position {
+        Position { key: SortKey { rank: i128::MIN, target: 0, path: PathBuf::new() }, taken: 0 }
+    }
+
     /// Records to skip in the file with `key`, or `None` when the file lies wholly before
     /// the cursor.
     pub fn skip_for(&self, key: &SortKey) -> Option<u64> {

@@ -94,7 +94,9 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
         files: page.files,
         total_matches,
         truncated: page.truncated,
-        next_cursor: page.truncated.and(page.position).map(|p| cursor::encode(&fingerprint, &p)),
+        next_cursor: page
+            .truncated
+            .map(|_| cursor::encode(&fingerprint, &page.position.unwrap_or_else(Position::start))),
         mode: request.mode,
         context_enabled: request.mode == OutputMode::Content
             && (request.lines_before() > 0 || request.lines_after() > 0),

@@ -1,0 +1,1 @@
+//! Python binding of fsnative (PyO3): converts types and errors, nothing more.
