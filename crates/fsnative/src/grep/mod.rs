@@ -12,7 +12,7 @@ mod matcher;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Instant;
 
 use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
@@ -80,6 +80,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
         resume: resume.as_ref(),
         skipped: Arc::new(SkipCounters::default()),
         stop: AtomicBool::new(false),
+        window: Window::default(),
     };
     let page = pipeline.run();
 
@@ -116,6 +117,35 @@ struct Pipeline<'a> {
     skipped: Arc<SkipCounters>,
     /// Set by the consumer when the page is complete; producer and workers wind down.
     stop: AtomicBool,
+    /// Keeps the producer at most [`WINDOW`] files ahead of the consumer.
+    window: Window,
+}
+
+/// How many files may be queued, searched or waiting to be put back in order at once. This
+/// bounds memory: each waiting file holds at most `limit + 1` matches.
+const WINDOW: u64 = 256;
+
+/// The sequence number the consumer will take next, shared with the producer.
+#[derive(Default)]
+struct Window {
+    next: Mutex<u64>,
+    moved: Condvar,
+}
+
+impl Window {
+    /// Blocks until job `seq` fits in the window, or `stop` is set.
+    fn wait_for(&self, seq: u64, stop: &AtomicBool) {
+        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
+        while seq >= *next + WINDOW && !stop.load(Ordering::Relaxed) {
+            next = self.moved.wait(next).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Records that the consumer now waits for `seq`, or wakes everyone to stop.
+    fn advance(&self, seq: u64) {
+        *self.next.lock().unwrap_or_else(|e| e.into_inner()) = seq;
+        self.moved.notify_all();
+    }
 }
 
 /// The page being assembled by the consumer.
@@ -155,6 +185,7 @@ impl Pipeline<'_> {
             drop(job_rx);
             this.consume(&done_rx, &mut page);
             this.stop.store(true, Ordering::Relaxed);
+            this.window.advance(u64::MAX - WINDOW);
         });
         page
     }
@@ -171,6 +202,7 @@ impl Pipeline<'_> {
                 Some(Some(skip)) => skip,
                 None => 0,
             };
+            self.window.wait_for(seq, &self.stop);
             let job = Job { seq, key, root, skip, via_link };
             seq += 1;
             jobs.send(job).is_ok()
@@ -300,6 +332,7 @@ impl Pipeline<'_> {
                 if self.accept(item, page) {
                     return;
                 }
+                self.window.advance(next);
             }
             if let Some(reason) = self.control.interruption() {
                 page.truncated = Some(reason);
