@@ -70,7 +70,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
     let fingerprint = cursor::fingerprint(request, &target_paths);
     let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
 
-    let mut pipeline = Pipeline {
+    let pipeline = Pipeline {
         sandbox,
         request,
         matcher: &matcher,
@@ -160,7 +160,7 @@ struct Page {
 }
 
 impl Pipeline<'_> {
-    fn run(&mut self) -> Page {
+    fn run(&self) -> Page {
         let threads = self
             .request
             .threads
@@ -173,19 +173,18 @@ impl Pipeline<'_> {
         }
         let (job_tx, job_rx) = bounded::<Job>(threads * 16);
         let (done_tx, done_rx) = unbounded::<Done>();
-        let this = &*self;
         std::thread::scope(|scope| {
-            scope.spawn(move || this.produce(&job_tx));
+            scope.spawn(move || self.produce(&job_tx));
             for _ in 0..threads {
                 let job_rx = job_rx.clone();
                 let done_tx = done_tx.clone();
-                scope.spawn(move || this.work(&job_rx, &done_tx));
+                scope.spawn(move || self.work(&job_rx, &done_tx));
             }
             drop(done_tx);
             drop(job_rx);
-            this.consume(&done_rx, &mut page);
-            this.stop.store(true, Ordering::Relaxed);
-            this.window.advance(u64::MAX - WINDOW);
+            self.consume(&done_rx, &mut page);
+            self.stop.store(true, Ordering::Relaxed);
+            self.window.advance(u64::MAX - WINDOW);
         });
         page
     }
