@@ -10,9 +10,14 @@ use grep_searcher::{
     BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkFinish, SinkMatch,
 };
 
+use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
+use cap_std::ambient_authority;
+use cap_std::fs::Dir;
+
 use crate::control::Control;
 use crate::request::{GrepRequest, OutputMode};
 use crate::result::{ContextLine, Match, Truncation};
+use crate::sandbox::Sandbox;
 
 /// How one file is searched: the parts of a request that shape a single file's search.
 #[derive(Clone, Debug)]
@@ -61,21 +66,26 @@ pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
     builder.build()
 }
 
-/// Opens `path` for searching: never blocks on a FIFO, and refuses anything that is not a
-/// regular file. With `no_follow`, a symlink in the last component is refused too.
-pub(crate) fn open_regular(path: &Path, no_follow: bool) -> io::Result<Option<File>> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        let mut flags = libc::O_NONBLOCK | libc::O_CLOEXEC;
-        if no_follow {
-            flags |= libc::O_NOFOLLOW;
-        }
-        options.custom_flags(flags);
-    }
-    let file = options.open(path)?;
+/// Opens every sandbox root as a directory handle for [`open_regular`].
+pub(crate) fn open_roots(sandbox: &Sandbox) -> crate::Result<Vec<Dir>> {
+    sandbox
+        .roots()
+        .iter()
+        .map(|root| {
+            Dir::open_ambient_dir(root, ambient_authority()).map_err(|e| crate::Error::from_io(&e, root))
+        })
+        .collect()
+}
+
+/// Opens `relative` beneath `root` for searching. The kernel (`openat2` with
+/// `RESOLVE_BENEATH`, or cap-std's checked walk where that is missing) refuses any step that
+/// leaves `root`, so swapping a component for a symlink after the walk saw it cannot make the
+/// search read outside. Never blocks on a FIFO, and yields `None` for anything that is not a
+/// regular file. Without `follow`, a symlink in the last component is refused.
+pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Result<Option<File>> {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.read(true).nonblock(true).follow(if follow { FollowSymlinks::Yes } else { FollowSymlinks::No });
+    let file = root.open_with(relative, &options)?.into_std();
     Ok(file.metadata()?.is_file().then_some(file))
 }
 

@@ -37,8 +37,6 @@ struct Job {
     root: usize,
     /// Records of this file to skip (a cursor resuming inside it).
     skip: u64,
-    /// The file was reached through a followed symlink (so its last component may be one).
-    via_link: bool,
 }
 
 /// What the walk produced for one file and what searching it gave.
@@ -70,8 +68,10 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
     let fingerprint = cursor::fingerprint(request, &target_paths);
     let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
 
+    let root_dirs = file::open_roots(sandbox)?;
     let pipeline = Pipeline {
         sandbox,
+        root_dirs: &root_dirs,
         request,
         matcher: &matcher,
         control: &control,
@@ -108,6 +108,8 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
 
 struct Pipeline<'a> {
     sandbox: &'a Sandbox,
+    /// The roots, opened once: files are opened relative to these handles.
+    root_dirs: &'a [cap_std::fs::Dir],
     request: &'a GrepRequest,
     matcher: &'a RegexMatcher,
     control: &'a Control,
@@ -192,7 +194,7 @@ impl Pipeline<'_> {
     /// Walks the targets in result order and sends one job per candidate file.
     fn produce(&self, jobs: &crossbeam_channel::Sender<Job>) {
         let mut seq = 0u64;
-        let mut send = |key: SortKey, root: usize, via_link: bool| -> bool {
+        let mut send = |key: SortKey, root: usize| -> bool {
             if self.stop.load(Ordering::Relaxed) {
                 return false;
             }
@@ -202,24 +204,24 @@ impl Pipeline<'_> {
                 None => 0,
             };
             self.window.wait_for(seq, &self.stop);
-            let job = Job { seq, key, root, skip, via_link };
+            let job = Job { seq, key, root, skip };
             seq += 1;
             jobs.send(job).is_ok()
         };
         match self.request.sort {
             SortOrder::Mtime => {
                 let mut all = Vec::new();
-                self.walk_files(|key, root, via_link| {
-                    all.push((key, root, via_link));
+                self.walk_files(|key, root| {
+                    all.push((key, root));
                     true
                 });
-                for (key, _, _) in &mut all {
+                for (key, _) in &mut all {
                     key.rank = -walk::modified_ns(&key.path);
                     key.target = 0;
                 }
                 all.sort_by(|a, b| a.0.cmp(&b.0));
-                for (key, root, via_link) in all {
-                    if !send(key, root, via_link) {
+                for (key, root) in all {
+                    if !send(key, root) {
                         break;
                     }
                 }
@@ -231,11 +233,11 @@ impl Pipeline<'_> {
     }
 
     /// Visits candidate files in path order; stops when `visit` returns false.
-    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize, bool) -> bool) {
+    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize) -> bool) {
         for (index, target) in self.targets.iter().enumerate() {
             if !target.is_dir {
                 let key = SortKey { rank: 0, target: index, path: target.path.clone() };
-                if !visit(key, target.root, false) {
+                if !visit(key, target.root) {
                     return;
                 }
                 continue;
@@ -257,9 +259,8 @@ impl Pipeline<'_> {
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     continue;
                 }
-                let via_link = self.request.follow_links;
                 let key = SortKey { rank: 0, target: index, path: entry.into_path() };
-                if !visit(key, target.root, via_link) {
+                if !visit(key, target.root) {
                     return;
                 }
             }
@@ -298,13 +299,37 @@ impl Pipeline<'_> {
         if whole_file_taken {
             return Ok(FileOutcome::default());
         }
-        match file::open_regular(&job.key.path, !job.via_link)? {
+        let opened = match self.open_job(job) {
+            Ok(opened) => opened,
+            // A followed link may be absolute, or lead into another root, which a beneath-the-root
+            // open refuses: open its resolved target beneath the root that holds it instead.
+            Err(_) if self.request.follow_links => match self.sandbox.resolve_link_inside(&job.key.path) {
+                Some(target) => self.open_beneath(&target)?,
+                None => return Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
+            },
+            Err(err) => return Err(err),
+        };
+        match opened {
             Some(handle) => file::search(searcher, self.matcher, &handle, config, job.skip, self.control),
             None => {
                 SkipCounters::add(&self.skipped.special);
                 Ok(FileOutcome::default())
             }
         }
+    }
+
+    /// Opens a job's file beneath its root, by the path the walk found it at.
+    fn open_job(&self, job: &Job) -> std::io::Result<Option<std::fs::File>> {
+        let root = &self.sandbox.roots()[job.root];
+        let relative = job.key.path.strip_prefix(root).unwrap_or(&job.key.path);
+        file::open_regular(&self.root_dirs[job.root], relative, self.request.follow_links)
+    }
+
+    /// Opens a canonical path beneath the root that contains it.
+    fn open_beneath(&self, canonical: &Path) -> std::io::Result<Option<std::fs::File>> {
+        let root = self.sandbox.root_of(canonical).ok_or(std::io::ErrorKind::PermissionDenied)?;
+        let relative = canonical.strip_prefix(&self.sandbox.roots()[root]).unwrap_or(canonical);
+        file::open_regular(&self.root_dirs[root], relative, false)
     }
 
     /// Takes outcomes back in sequence and fills the page.
