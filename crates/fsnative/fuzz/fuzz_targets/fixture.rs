@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 pub struct Fixture {
     _dir: tempfile::TempDir,
     pub root: PathBuf,
-    pub outside: PathBuf,
     pub sandbox: fsnative::Sandbox,
 }
 
@@ -38,6 +37,6 @@ pub fn fixture() -> &'static Fixture {
             symlink(target, root.join(name)).expect("symlink");
         }
         let sandbox = fsnative::Sandbox::new([&root]).expect("sandbox");
-        Fixture { _dir: dir, root, outside, sandbox }
+        Fixture { _dir: dir, root, sandbox }
     })
 }

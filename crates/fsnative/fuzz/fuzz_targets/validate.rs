@@ -16,7 +16,6 @@ fuzz_target!(|data: &[u8]| {
     let intent = if flag & 1 == 0 { Intent::Read } else { Intent::Write };
     if let Ok(resolved) = fx.sandbox.validate(OsStr::from_bytes(path), intent) {
         assert!(resolved.starts_with(&fx.root), "{resolved:?} escaped for {path:?}");
-        assert!(!resolved.starts_with(&fx.outside));
         if intent == Intent::Read {
             let real = std::fs::canonicalize(&resolved).expect("a validated read path exists");
             assert_eq!(real, resolved, "validate returned a non-canonical path");
