@@ -109,3 +109,19 @@ fn a_panic_becomes_an_internal_error() {
     assert_eq!(err.code().as_str(), "INTERNAL");
     assert!(err.message().contains("boom"));
 }
+
+#[test]
+fn a_huge_sparse_file_is_skipped_fast_as_binary_or_as_too_large() {
+    let dir = tempfile::tempdir().unwrap();
+    let sparse = std::fs::File::create(dir.path().join("sparse.bin")).unwrap();
+    sparse.set_len(1 << 30).unwrap();
+    std::fs::write(dir.path().join("small.txt"), "needle\n").unwrap();
+    let sandbox = Sandbox::new([dir.path()]).unwrap();
+    let skipped = sandbox.grep(&GrepRequest::new("needle")).unwrap();
+    assert_eq!(skipped.stats.skipped_binary, 1);
+    assert_eq!(skipped.total_matches, 1);
+    // As text, the file is one 1 GiB line: over the buffer limit, so skipped as an error.
+    let as_text = sandbox.grep(&GrepRequest { search_binary: true, ..GrepRequest::new("needle") }).unwrap();
+    assert_eq!(as_text.stats.skipped_errors, 1);
+    assert_eq!(as_text.total_matches, 1);
+}

@@ -46,6 +46,10 @@ pub(crate) struct FileOutcome {
     pub interrupted: Option<Truncation>,
 }
 
+/// The most memory one file's search may hold for a line (or, in multiline mode, for the
+/// whole file). A file that needs more is skipped and counted in `skipped_errors`.
+pub const MAX_BUFFER_BYTES: usize = 64 * 1024 * 1024;
+
 /// Builds a searcher for `request` (one per worker thread).
 pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
     let content = request.mode == OutputMode::Content;
@@ -62,7 +66,8 @@ pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
         } else {
             BinaryDetection::quit(b'\x00')
         })
-        .bom_sniffing(true);
+        .bom_sniffing(true)
+        .heap_limit(Some(MAX_BUFFER_BYTES));
     builder.build()
 }
 

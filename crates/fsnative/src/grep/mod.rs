@@ -25,6 +25,7 @@ use crate::result::{FileMatches, GrepResult, GrepStats, Truncation};
 use crate::sandbox::Sandbox;
 use crate::walk::{self, SkipCounters, Target, WalkOptions};
 
+pub use file::MAX_BUFFER_BYTES;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 
 use cursor::{Position, SortKey};
