@@ -49,11 +49,11 @@ fn run_vector(vector: &Value, trees: &Value) -> Result<(), Failed> {
         Value::Null => json!({}),
         inline => inline.clone(),
     };
-    build_tree(&base, &tree)?;
+    let chmodded = build_tree(&base, &tree)?;
     let args = substitute(vector.get("args").cloned().unwrap_or(json!({})), &base);
     let outcome = execute(vector, &base, args);
     let result = compare_outcome(vector, outcome, &base);
-    restore_permissions(&base);
+    restore_permissions(&chmodded);
     result
 }
 
@@ -225,7 +225,8 @@ fn decode_key(key: &str) -> OsString {
     OsString::from_vec(out)
 }
 
-fn build_tree(base: &Path, tree: &Value) -> Result<(), String> {
+/// Creates the tree under `base`; returns the paths it chmodded.
+fn build_tree(base: &Path, tree: &Value) -> Result<Vec<PathBuf>, String> {
     let entries = tree.as_object().ok_or("a tree is an object")?;
     let mut links = Vec::new();
     let mut modes = Vec::new();
@@ -273,37 +274,20 @@ fn build_tree(base: &Path, tree: &Value) -> Result<(), String> {
         let time = filetime::FileTime::from_unix_time(mtime, 0);
         filetime::set_symlink_file_times(&path, time, time).map_err(|e| e.to_string())?;
     }
-    for (path, mode) in modes {
+    for (path, mode) in &modes {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).map_err(|e| e.to_string())?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode)).map_err(|e| e.to_string())?;
     }
-    Ok(())
+    Ok(modes.into_iter().map(|(path, _)| path).collect())
 }
 
-/// Makes everything removable again after chmod vectors.
-fn restore_permissions(base: &Path) {
+/// Makes the entries a vector chmodded removable again (they are real files and directories
+/// the fixture created, never symlinks, so nothing outside the fixture is touched).
+fn restore_permissions(chmodded: &[PathBuf]) {
     use std::os::unix::fs::PermissionsExt;
-    for entry in walkdir_all(base) {
-        let _ = std::fs::set_permissions(&entry, std::fs::Permissions::from_mode(0o755));
+    for path in chmodded {
+        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755));
     }
-}
-
-fn walkdir_all(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let _ = std::fs::set_permissions(&d, std::os::unix::fs::PermissionsExt::from_mode(0o755));
-        if let Ok(read) = std::fs::read_dir(&d) {
-            for e in read.flatten() {
-                let p = e.path();
-                if e.file_type().is_ok_and(|t| t.is_dir()) {
-                    stack.push(p.clone());
-                }
-                out.push(p);
-            }
-        }
-    }
-    out
 }
 
 fn decode_hex(hex: &str) -> Result<Vec<u8>, String> {
