@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The Node binding's tasks, as the root Makefile calls them:
+#   ./npm/dev.sh test       install the package (npm ci builds the addon with cargo), then npm test
+#   ./npm/dev.sh demo DIR   install the package, then validate, grep and glob DIR through the Node API
+# Needs only node, npm and a Rust toolchain; packages come from the npm registry and crates.io.
+set -euo pipefail
+
+usage() {
+  echo "usage: $0 test | demo DIR" >&2
+  exit 2
+}
+
+package_dir="$(cd "$(dirname "$0")" && pwd)"
+
+install_package() {
+  (cd "$package_dir" && npm ci --no-audit --no-fund --foreground-scripts)
+}
+
+case "${1:-}" in
+  test)
+    [ $# -eq 1 ] || usage
+    install_package
+    (cd "$package_dir" && npm test)
+    ;;
+  demo)
+    [ $# -eq 2 ] || usage
+    dir="$(cd "$2" && pwd)"
+    install_package
+    node "$package_dir/examples/demo.mjs" "$dir"
+    ;;
+  *)
+    usage
+    ;;
+esac

@@ -1,0 +1,50 @@
+// The Node API from TypeScript; `npm test` type-checks this file with `tsc --strict` against
+// index.d.ts (it is an example to read, and the check that the declarations hold together).
+import { AbortError, FsnativeError, Sandbox, type FsPath, type GrepResult } from 'fsnative';
+
+/** A path for `fs` functions: the string itself, or the raw bytes of a non-UTF-8 name. */
+function fsPath(path: FsPath): string | Buffer {
+  return typeof path === 'string' ? path : Buffer.from(path.bytes, 'base64');
+}
+
+export async function main(root: string): Promise<void> {
+  const sandbox = new Sandbox([root]);
+  console.log('roots:', sandbox.roots.map(fsPath));
+
+  // A path from an agent: canonical and inside, or an FsnativeError with a stable code.
+  try {
+    sandbox.validatePath('../outside', { intent: 'read' });
+  } catch (err) {
+    if (err instanceof FsnativeError && err.code === 'OUTSIDE_SANDBOX') {
+      console.log('refused:', err.message);
+    }
+  }
+
+  // rg -n -C2 TODO --glob '*.ts', first 100 matches, then the next page.
+  const options = { pattern: 'TODO', context: 2, glob: ['*.ts'], limit: 100 } as const;
+  const page: GrepResult = await sandbox.grep(options);
+  for (const file of page.files) {
+    for (const match of file.matches) {
+      console.log(`${fsPath(file.relativePath)}:${match.lineNumber}: ${match.text}`);
+    }
+  }
+  if (page.nextCursor !== null) {
+    const next = sandbox.grepSync({ ...options, cursor: page.nextCursor });
+    console.log('next page:', next.totalMatches, 'matches');
+  }
+
+  // The same search as ripgrep prints it, and a search that gives up when asked to.
+  process.stdout.write(await sandbox.grepText({ pattern: 'TODO', mode: 'files' }, { pathStyle: 'relative' }));
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  try {
+    await sandbox.grep({ pattern: '\\w+', limit: null, signal: controller.signal });
+  } catch (err) {
+    if (!(err instanceof AbortError)) throw err;
+    console.log('aborted:', err.code);
+  }
+
+  // Files by name, newest first.
+  const listed = await sandbox.glob({ pattern: '**/*.ts', sort: 'mtime', limit: 5 });
+  console.log(`${listed.entries.length} of ${listed.total}:`, listed.entries.map((entry) => fsPath(entry.path)));
+}

@@ -1,0 +1,433 @@
+// Type declarations of fsnative for Node.js. Option names, defaults and result shapes are
+// documented here and nowhere else in the package; the native core checks every option.
+
+/// <reference types="node" />
+
+/**
+ * A path as fsnative returns it: a string, or `{ bytes }` when the name is not valid UTF-8
+ * (a string would have to rewrite it). `Buffer.from(p.bytes, 'base64')` gives a Buffer that
+ * every `fs` function accepts.
+ */
+export type FsPath = string | NonUtf8Path;
+
+/** A path whose name is not valid UTF-8. */
+export interface NonUtf8Path {
+  /** The path's raw bytes, base64-encoded. */
+  bytes: string;
+}
+
+/**
+ * A path given to fsnative: a string, or a Buffer of raw bytes for a name that is not UTF-8.
+ * A string with a lone surrogate is refused with a `TypeError`.
+ */
+export type PathInput = string | Buffer;
+
+/** The stable codes of {@link FsnativeError}. */
+export type ErrorCode =
+  /** The path (or a symlink in it) resolves outside every root. */
+  | 'OUTSIDE_SANDBOX'
+  /** The path or a root does not exist (only said for paths inside). */
+  | 'NOT_FOUND'
+  /** A root or a glob base is not a directory, or a file is used as one. */
+  | 'NOT_A_DIRECTORY'
+  /** Empty path, NUL byte, or a name too long for the system. */
+  | 'INVALID_PATH'
+  /** More than 40 symlinks while resolving, or a loop. */
+  | 'SYMLINK_LOOP'
+  /** The system refused access while resolving. */
+  | 'PERMISSION_DENIED'
+  /** A regex does not parse. */
+  | 'INVALID_PATTERN'
+  /** Patterns over 64 KiB, nesting over 128, or a compiled program over 16 MiB. */
+  | 'PATTERN_TOO_LARGE'
+  /** A glob filter or glob pattern does not parse. */
+  | 'INVALID_GLOB'
+  /** A cursor is malformed or belongs to another request. */
+  | 'INVALID_CURSOR'
+  /** No pattern, no root, an unknown file type. */
+  | 'INVALID_ARGUMENT'
+  /** Any other I/O failure. */
+  | 'IO'
+  /** A bug in fsnative (a panic caught at the boundary); please report it. */
+  | 'INTERNAL';
+
+/**
+ * A failure reported by the fsnative core. Options the core cannot use (unknown names, wrong
+ * types or values) are `TypeError`s instead, with `code` `'ERR_INVALID_ARG_TYPE'` or
+ * `'ERR_INVALID_ARG_VALUE'` and a message naming the option.
+ */
+export class FsnativeError extends Error {
+  constructor(code: ErrorCode, message: string, options?: ErrorOptions);
+  /** What went wrong, as a stable code. */
+  readonly code: ErrorCode;
+  readonly name: 'FsnativeError';
+}
+
+/**
+ * How an async call rejects once its `signal` aborts, like Node's own APIs: `name`
+ * `'AbortError'`, `code` `'ABORT_ERR'`, `cause` the signal's `reason`.
+ */
+export class AbortError extends Error {
+  /** `message` defaults to `'The operation was aborted'`. */
+  constructor(message?: string, options?: ErrorOptions);
+  readonly code: 'ABORT_ERR';
+  readonly name: 'AbortError';
+}
+
+/** What a validated path will be used for. */
+export type Intent =
+  /** The path must exist. */
+  | 'read'
+  /** The path may not exist yet; its nearest existing ancestor must be inside. */
+  | 'write';
+
+/** Options of {@link Sandbox.validatePath}. */
+export interface ValidateOptions {
+  /** Default `'read'`. */
+  intent?: Intent;
+}
+
+/** Letter case comparison: `'smart'` is insensitive unless a pattern has an upper-case letter (`rg -S`). */
+export type CaseMode = 'sensitive' | 'insensitive' | 'smart';
+
+/**
+ * What a grep reports: every matching line (`'content'`), only the files that match
+ * (`'files'`, `rg -l`), or the number of matching lines per file (`'count'`, `rg -c`).
+ */
+export type OutputMode = 'content' | 'files' | 'count';
+
+/**
+ * Result order: by path, component by component in byte order (`rg --sort path`); by
+ * modification time, newest first, ties by path; or as the parallel walk yields them
+ * (`'none'`, glob only; grep treats it as `'path'`).
+ */
+export type SortOrder = 'path' | 'mtime' | 'none';
+
+/** Which entries a glob yields. */
+export type EntryKind = 'files' | 'dirs' | 'all';
+
+/** One string or a list of strings. */
+export type OneOrMany = string | readonly string[];
+
+/** Options shared by the async methods. */
+export interface Cancellable {
+  /**
+   * Aborting it stops the running call, which then rejects with an {@link AbortError}.
+   * Only the async methods take it.
+   */
+  signal?: AbortSignal;
+}
+
+/**
+ * A content search. Each option has its default when left out or `undefined`.
+ * `pattern`/`patterns`, `path`/`paths`, `glob`/`globs` and `type`/`types` are two names of
+ * one option: give at most one of each pair.
+ */
+export interface GrepOptions {
+  /** One or more patterns; a line matches if any of them matches. Required. */
+  pattern?: OneOrMany;
+  /** Same as `pattern`. */
+  patterns?: OneOrMany;
+  /** Treat patterns as literal strings, not regular expressions. Default `false`. */
+  fixedStrings?: boolean;
+  /** Case sensitivity. Default `'sensitive'`. */
+  caseMode?: CaseMode;
+  /** Only match at word boundaries (`rg -w`). Default `false`. */
+  word?: boolean;
+  /** Let patterns match across lines (`rg -U`); `.` still stops at a newline. Default `false`. */
+  multiline?: boolean;
+  /** Report the lines that do not match. Default `false`. */
+  invert?: boolean;
+  /**
+   * Files or directories to search, validated by the sandbox (relative ones resolve against
+   * the first root). Default: every root.
+   */
+  path?: OneOrMany;
+  /** Same as `path`. */
+  paths?: OneOrMany;
+  /** ripgrep `--glob` filters, matched relative to the root; a leading `!` excludes. Default none. */
+  glob?: OneOrMany;
+  /** Same as `glob`. */
+  globs?: OneOrMany;
+  /** ripgrep file type names to include (`py`, `rust`, `ts`, …). Default: all files. */
+  type?: OneOrMany;
+  /** Same as `type`. */
+  types?: OneOrMany;
+  /** ripgrep file type names to exclude. Default none. */
+  typesNot?: OneOrMany;
+  /** Visit hidden files and directories (names starting with `.`); `.git` never. Default `false`. */
+  hidden?: boolean;
+  /** Follow symlinks whose target resolves inside the sandbox. Default `false`. */
+  followLinks?: boolean;
+  /** Do not read `.gitignore`, `.ignore`, `.rgignore` or `.git/info/exclude`. Default `false`. */
+  noIgnore?: boolean;
+  /** Descend at most this many levels below each search path (0: the path itself). Default `null`: no limit. */
+  maxDepth?: number | null;
+  /** Skip files larger than this many bytes. Default `null`: no limit. */
+  maxFilesize?: number | null;
+  /** Search binary files (those with a NUL byte) as text instead of skipping them. Default `false`. */
+  searchBinary?: boolean;
+  /** What to report. Default `'content'`. */
+  mode?: OutputMode;
+  /** Lines of context before and after each match (overridden by the next two). Default `null`: none. */
+  context?: number | null;
+  /** Lines of context before each match. Default: `context`. */
+  beforeContext?: number | null;
+  /** Lines of context after each match. Default: `context`. */
+  afterContext?: number | null;
+  /** Stop searching a file after this many matching lines (`rg --max-count`). Default `null`: no limit. */
+  maxCountPerFile?: number | null;
+  /**
+   * Cap on match records (content mode) or files (files and count modes) in one page;
+   * `null` for no cap. Default `1000`.
+   */
+  limit?: number | null;
+  /** Lines longer than this many bytes are cut to it and marked `truncated`. Default `null`: no cap. */
+  maxColumns?: number | null;
+  /** Result order. Default `'path'`. */
+  sort?: SortOrder;
+  /** The `nextCursor` of a previous page of the same request. Default `null`: the first page. */
+  cursor?: string | null;
+  /** Stop after this many milliseconds and return what was found, flagged `'timeout'`. Default `null`: no deadline. */
+  timeoutMs?: number | null;
+  /** Worker threads. Default `null`: the number of CPUs. */
+  threads?: number | null;
+}
+
+/** A file-name search. Each option has its default when left out or `undefined`. */
+export interface GlobOptions {
+  /**
+   * One or more glob patterns relative to each base (`**`, `{a,b}`, `[…]`); a leading `!`
+   * excludes. Required.
+   */
+  pattern?: OneOrMany;
+  /** Same as `pattern`. */
+  patterns?: OneOrMany;
+  /** Base directories, validated (relative ones resolve against the first root). Default: every root. */
+  path?: OneOrMany;
+  /** Same as `path`. */
+  paths?: OneOrMany;
+  /** Match names case-insensitively. Default `false`. */
+  caseInsensitive?: boolean;
+  /** Visit hidden files and directories (names starting with `.`); `.git` never. Default `false`. */
+  hidden?: boolean;
+  /** Follow symlinks whose target resolves inside the sandbox. Default `false`. */
+  followLinks?: boolean;
+  /** Do not read `.gitignore`, `.ignore`, `.rgignore` or `.git/info/exclude`. Default `false`. */
+  noIgnore?: boolean;
+  /** Descend at most this many levels below each base (0: the base itself). Default `null`: no limit. */
+  maxDepth?: number | null;
+  /** Which entries to yield. Default `'files'`. */
+  kind?: EntryKind;
+  /** Result order. Default `'path'`. */
+  sort?: SortOrder;
+  /** Cap on entries returned (`total` still counts all); `null` for no cap. Default `1000`. */
+  limit?: number | null;
+  /** Stop after this many milliseconds and return what was found, flagged `'timeout'`. Default `null`: no deadline. */
+  timeoutMs?: number | null;
+}
+
+/** How paths are printed by {@link Sandbox.grepText}. */
+export type PathStyle =
+  /** Canonical absolute paths (as `rg PATTERN /abs/dir` prints them). */
+  | 'absolute'
+  /** Paths relative to their root (as `rg PATTERN` run inside the root prints them). */
+  | 'relative';
+
+/** ripgrep's standard (non-TTY) output: `-n`, `-l`, `-c`, `-C` as the search's mode asks. */
+export interface StandardFormat {
+  /** Default `'standard'`. */
+  format?: 'standard';
+  /** Default `'absolute'`. */
+  pathStyle?: PathStyle;
+  /**
+   * Print the path on each line (`-H`/`-I`). Default `null`: as ripgrep decides, a path
+   * unless the search was of a single file.
+   */
+  withFilename?: boolean | null;
+  /** Group matches under a path heading, files separated by a blank line (`--heading`). Default `false`. */
+  heading?: boolean;
+  /** Print line numbers (`-n`). Default `true`. */
+  lineNumber?: boolean;
+}
+
+/** `rg --json` lines (timings print as zero). */
+export interface JsonFormat {
+  format: 'json';
+  /** Default `'absolute'`. */
+  pathStyle?: PathStyle;
+}
+
+/** A ripgrep output format. */
+export type TextFormat = StandardFormat | JsonFormat;
+
+/** Why a result stopped early: the `limit`, the `timeoutMs` deadline, or a cancel. */
+export type Truncation = 'limit' | 'timeout' | 'cancelled';
+
+/** One line of context around a match. */
+export interface ContextLine {
+  /** 1-based line number. */
+  lineNumber: number;
+  /** Byte offset of the line's start in the file. */
+  byteOffset: number;
+  /** The line without its terminator, decoded as UTF-8 (invalid bytes become U+FFFD), cut at `maxColumns`. */
+  text: string;
+  /** The line was longer than `maxColumns`. */
+  truncated: boolean;
+}
+
+/** One matching line (in multiline mode, the lines matched together). */
+export interface Match {
+  /** 1-based number of the (first) line. */
+  lineNumber: number;
+  /** 1-based byte column of the first submatch (1 when inverted). */
+  column: number;
+  /** Byte offset of the line's start in the file. */
+  byteOffset: number;
+  /** The line(s) without the final terminator, decoded as UTF-8, cut at `maxColumns`. */
+  text: string;
+  /** The text was longer than `maxColumns` and holds only its beginning. */
+  truncated: boolean;
+  /** `[start, end)` UTF-8 byte ranges of each match within `text` (none when inverted). */
+  submatches: Array<[number, number]>;
+  /** Context lines just before this match. */
+  before: ContextLine[];
+  /** Context lines just after this match. */
+  after: ContextLine[];
+}
+
+/** All that one file contributed to a grep. */
+export interface FileMatches {
+  /** Absolute path: the canonical root joined with the walked relative path. */
+  path: FsPath;
+  /** Path relative to its root (`/`-separated; empty for the root itself). */
+  relativePath: FsPath;
+  /** Matching lines in this page (1 in files mode). */
+  count: number;
+  /** The matches, in content mode; empty otherwise. */
+  matches: Match[];
+}
+
+/** Counters of what a grep did. */
+export interface GrepStats {
+  /** Files the walk yielded as candidates (after ignore, glob and type filters). */
+  filesWalked: number;
+  /** Files opened and searched. */
+  filesSearched: number;
+  /** Files with at least one match. */
+  filesMatched: number;
+  /** Files skipped because they contain a NUL byte (see `searchBinary`). */
+  skippedBinary: number;
+  /** Entries skipped because they are FIFOs, sockets or devices. */
+  skippedSpecial: number;
+  /** Symlinks not followed because their target resolves outside the sandbox. */
+  skippedOutside: number;
+  /** Files or directories that could not be read. */
+  skippedErrors: number;
+  /** Bytes read by the searcher. */
+  bytesSearched: number;
+  /** Wall-clock time of the search in milliseconds. */
+  elapsedMs: number;
+}
+
+/** The answer to a grep. */
+export interface GrepResult {
+  /** Files with matches, in the requested order. */
+  files: FileMatches[];
+  /** Sum of `count` over `files`. */
+  totalMatches: number;
+  /** Set when the page stopped early; `nextCursor` then continues it. */
+  truncated: Truncation | null;
+  /** Pass back as `cursor`, with the same options, for the next page. */
+  nextCursor: string | null;
+  /** The mode the search ran in. */
+  mode: OutputMode;
+  /** Context lines were requested. */
+  contextEnabled: boolean;
+  /** The search was of exactly one regular file. */
+  singleFile: boolean;
+  /** What the search did. */
+  stats: GrepStats;
+}
+
+/** One entry yielded by a glob. */
+export interface GlobEntry {
+  /** Absolute path: the canonical base joined with `relativePath`. */
+  path: FsPath;
+  /** Path relative to the base it was matched from (`/`-separated). */
+  relativePath: FsPath;
+  /** The entry is a directory. */
+  isDir: boolean;
+}
+
+/** Counters of what a glob did. */
+export interface GlobStats {
+  /** Entries the walk visited. */
+  entriesWalked: number;
+  /** Entries skipped because they are FIFOs, sockets or devices. */
+  skippedSpecial: number;
+  /** Symlinks not followed because their target resolves outside the sandbox. */
+  skippedOutside: number;
+  /** Directories that could not be read. */
+  skippedErrors: number;
+  /** Wall-clock time of the walk in milliseconds. */
+  elapsedMs: number;
+}
+
+/** The answer to a glob. */
+export interface GlobResult {
+  /** Matching entries, in the requested order, at most `limit`. */
+  entries: GlobEntry[];
+  /** How many entries matched in all, also past the limit. */
+  total: number;
+  /** Set when `entries` holds fewer than `total`, or the walk stopped early. */
+  truncated: Truncation | null;
+  /** What the walk did. */
+  stats: GlobStats;
+}
+
+/**
+ * One or more root directories; every path, grep and glob stays inside them. Nothing outside
+ * is read or listed: paths are resolved symlink by symlink before they are admitted.
+ *
+ * Every method throws (or rejects with) an {@link FsnativeError} for what the core refuses and
+ * a `TypeError` for arguments it cannot use. The async methods run on the libuv thread pool.
+ */
+export class Sandbox {
+  /**
+   * Validates each root (it must exist and be a directory) and canonicalises it.
+   * @throws {FsnativeError} `NOT_FOUND`, `NOT_A_DIRECTORY`, `INVALID_ARGUMENT` (no root), …
+   */
+  constructor(roots: readonly PathInput[]);
+
+  /** The canonical roots, in the order given (exact duplicates once). */
+  readonly roots: readonly FsPath[];
+
+  /**
+   * The canonical absolute path `path` names, if it lies inside a root. Relative paths
+   * resolve against the first root; `~` and `~/x` expand to the current home.
+   * @throws {FsnativeError} `OUTSIDE_SANDBOX`, `NOT_FOUND`, `INVALID_PATH`, `SYMLINK_LOOP`, …
+   */
+  validatePath(path: PathInput, options?: ValidateOptions): FsPath;
+
+  /** Searches file contents, like `rg`. */
+  grep(options: GrepOptions & Cancellable): Promise<GrepResult>;
+
+  /** {@link Sandbox.grep}, blocking the calling thread. */
+  grepSync(options: GrepOptions): GrepResult;
+
+  /**
+   * Searches file contents and returns the answer as ripgrep prints it, byte for byte (for
+   * tools that used to spawn `rg`). `format` defaults to `{ format: 'standard' }`.
+   */
+  grepText(options: GrepOptions & Cancellable, format?: TextFormat): Promise<string>;
+
+  /** {@link Sandbox.grepText}, blocking the calling thread. */
+  grepTextSync(options: GrepOptions, format?: TextFormat): string;
+
+  /** Lists entries whose path matches glob patterns. */
+  glob(options: GlobOptions & Cancellable): Promise<GlobResult>;
+
+  /** {@link Sandbox.glob}, blocking the calling thread. */
+  globSync(options: GlobOptions): GlobResult;
+}

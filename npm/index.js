@@ -1,0 +1,108 @@
+'use strict';
+// fsnative for Node.js: sandboxed path validation, grep and glob on the native Rust core.
+// The types, option names and defaults are documented once, in index.d.ts.
+
+const native = require('./lib/native');
+const { FsnativeError, AbortError, fromNative, codedTypeError } = require('./lib/errors');
+const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
+const { rootsArgument, pathArgument, splitSignal, optionsJson } = require('./lib/arguments');
+
+/** One or more root directories, and every path, grep and glob kept inside them. */
+class Sandbox {
+  #native;
+  #roots;
+
+  constructor(roots) {
+    const rootPaths = rootsArgument(roots);
+    this.#native = callNative(() => new native.Sandbox(rootPaths));
+    this.#roots = Object.freeze(this.#native.roots);
+  }
+
+  /** The canonical roots. */
+  get roots() {
+    return this.#roots;
+  }
+
+  validatePath(path, options) {
+    const checkedPath = pathArgument(path);
+    const json = optionsJson(options);
+    return callNative(() => this.#native.validatePath(checkedPath, json));
+  }
+
+  async grep(options) {
+    return JSON.parse(await runCancellable(options, (json, token) => this.#native.grep(json, token)));
+  }
+
+  grepSync(options) {
+    const json = syncOptionsJson(options);
+    return JSON.parse(callNative(() => this.#native.grepSync(json)));
+  }
+
+  async grepText(options, format) {
+    const formatJson = optionsJson(format, 'format');
+    return runCancellable(options, (json, token) => this.#native.grepText(json, formatJson, token));
+  }
+
+  grepTextSync(options, format) {
+    const json = syncOptionsJson(options);
+    const formatJson = optionsJson(format, 'format');
+    return callNative(() => this.#native.grepTextSync(json, formatJson));
+  }
+
+  async glob(options) {
+    return JSON.parse(await runCancellable(options, (json, token) => this.#native.glob(json, token)));
+  }
+
+  globSync(options) {
+    const json = syncOptionsJson(options);
+    return JSON.parse(callNative(() => this.#native.globSync(json)));
+  }
+}
+
+/** Runs a synchronous call into the addon (arguments already checked), rethrowing its errors as the documented ones. */
+function callNative(call) {
+  try {
+    return call();
+  } catch (err) {
+    throw fromNative(err);
+  }
+}
+
+/** The options of a synchronous call, which cannot be interrupted and so takes no `signal`. */
+function syncOptionsJson(options) {
+  if (options?.signal !== undefined) {
+    throw codedTypeError('ERR_INVALID_ARG_VALUE', 'The "signal" option is for the async methods; a synchronous call cannot be interrupted');
+  }
+  return optionsJson(options);
+}
+
+/**
+ * Starts an async call into the addon with the options' `signal` wired to a native cancel
+ * token. Once the signal aborts, the call rejects with an AbortError; the core stops soon
+ * after (it checks the token between files and lines).
+ */
+async function runCancellable(options, start) {
+  const { signal, rest } = splitSignal(options);
+  const json = optionsJson(rest);
+  if (signal?.aborted) {
+    throw abortErrorFor(signal);
+  }
+  const cancellation = signal && cancelTokenFor(signal);
+  let output;
+  try {
+    output = await start(json, cancellation?.token ?? null);
+  } catch (err) {
+    if (!signal?.aborted) {
+      throw fromNative(err);
+    }
+  } finally {
+    cancellation?.release();
+  }
+  // A cancelled search resolves with what it found so far: reject it all the same.
+  if (signal?.aborted) {
+    throw abortErrorFor(signal);
+  }
+  return output;
+}
+
+module.exports = { Sandbox, FsnativeError, AbortError };

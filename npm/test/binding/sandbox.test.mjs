@@ -1,0 +1,100 @@
+// The Sandbox constructor, roots and validatePath: canonical answers, error classes and codes.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+
+import { FsnativeError, Sandbox } from 'fsnative';
+import { makeTree, removeTree } from '../support/tree.mjs';
+
+const root = makeTree({ 'src/a.ts': 'export {};\n', 'file.txt': 'x\n' });
+fs.symlinkSync('loop-b', path.join(root, 'loop-a'));
+fs.symlinkSync('loop-a', path.join(root, 'loop-b'));
+after(() => removeTree(root));
+
+/** Asserts that `run` throws an FsnativeError with `code`. */
+function assertCode(run, code) {
+  assert.throws(run, (err) => {
+    assert.ok(err instanceof FsnativeError, `expected an FsnativeError, got ${err}`);
+    assert.ok(err instanceof Error);
+    assert.equal(err.name, 'FsnativeError');
+    assert.equal(err.code, code);
+    assert.ok(err.message.length > 0);
+    return true;
+  });
+}
+
+/** Asserts that `run` throws a TypeError whose message names `option`. */
+function assertTypeError(run, option) {
+  assert.throws(run, (err) => {
+    assert.ok(err instanceof TypeError, `expected a TypeError, got ${err}`);
+    assert.match(err.code, /^ERR_INVALID_ARG_(TYPE|VALUE)$/);
+    assert.ok(err.message.includes(option), `"${err.message}" does not name ${option}`);
+    return true;
+  });
+}
+
+describe('new Sandbox', () => {
+  test('canonicalises the roots and freezes them', () => {
+    const sandbox = new Sandbox([path.join(root, 'src', '..')]);
+    assert.deepEqual(sandbox.roots, [root]);
+    assert.ok(Object.isFrozen(sandbox.roots));
+  });
+
+  test('accepts a root as a Buffer', () => {
+    assert.deepEqual(new Sandbox([Buffer.from(root)]).roots, [root]);
+  });
+
+  test('refuses roots that are missing, not directories, or absent', () => {
+    assertCode(() => new Sandbox([path.join(root, 'missing')]), 'NOT_FOUND');
+    assertCode(() => new Sandbox([path.join(root, 'file.txt')]), 'NOT_A_DIRECTORY');
+    assertCode(() => new Sandbox([]), 'INVALID_ARGUMENT');
+  });
+
+  test('throws TypeError for roots of the wrong type', () => {
+    assertTypeError(() => new Sandbox(root), 'roots');
+    assertTypeError(() => new Sandbox([root, 7]), 'roots[1]');
+    assertTypeError(() => new Sandbox(['\ud800']), 'roots[0]');
+  });
+});
+
+describe('validatePath', () => {
+  const sandbox = new Sandbox([root]);
+
+  test('returns the canonical absolute path, resolving relative paths against the first root', () => {
+    assert.equal(sandbox.validatePath('src/a.ts'), path.join(root, 'src/a.ts'));
+    assert.equal(sandbox.validatePath('./src/../file.txt', { intent: 'read' }), path.join(root, 'file.txt'));
+  });
+
+  test('admits a missing path for writing only', () => {
+    assert.equal(sandbox.validatePath('src/new.ts', { intent: 'write' }), path.join(root, 'src/new.ts'));
+    assertCode(() => sandbox.validatePath('src/new.ts'), 'NOT_FOUND');
+  });
+
+  test('gives each refusal its code', () => {
+    assertCode(() => sandbox.validatePath('../outside'), 'OUTSIDE_SANDBOX');
+    assertCode(() => sandbox.validatePath('/etc/passwd'), 'OUTSIDE_SANDBOX');
+    assertCode(() => sandbox.validatePath(''), 'INVALID_PATH');
+    assertCode(() => sandbox.validatePath('a\0b'), 'INVALID_PATH');
+    assertCode(() => sandbox.validatePath('loop-a'), 'SYMLINK_LOOP');
+    assertCode(() => sandbox.validatePath('file.txt/inner', { intent: 'write' }), 'NOT_A_DIRECTORY');
+  });
+
+  test('keeps a non-UTF-8 name: Buffer in, { bytes } out', () => {
+    const name = Buffer.from([0x62, 0x61, 0x64, 0xff]);
+    const file = Buffer.concat([Buffer.from(`${root}/`), name]);
+    fs.writeFileSync(file, 'x');
+    const resolved = sandbox.validatePath(file);
+    assert.deepEqual(resolved, { bytes: file.toString('base64') });
+    assert.deepEqual(Buffer.from(resolved.bytes, 'base64'), file);
+  });
+
+  test('throws TypeError for arguments it cannot use, naming them', () => {
+    assertTypeError(() => sandbox.validatePath(42), 'path');
+    assertTypeError(() => sandbox.validatePath('src\ud800'), 'path');
+    assertTypeError(() => sandbox.validatePath('src', 'read'), 'options');
+    assertTypeError(() => sandbox.validatePath('src', { intent: 'delete' }), 'intent');
+    assertTypeError(() => sandbox.validatePath('src', { mode: 'read' }), 'mode');
+  });
+});

@@ -1,0 +1,306 @@
+// Runs every shared conformance vector in tests/vectors/ through the Node API, one test per
+// vector. It mirrors the Rust runner (crates/fsnative/tests/vectors.rs); the format is in
+// tests/README.md. Vector arguments are snake_case and results are compared in snake_case,
+// converted with the addon's own key-naming functions.
+
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+
+import { FsnativeError, Sandbox } from 'fsnative';
+import native from '../lib/native.js';
+
+const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
+const RUNNING_AS_ROOT = process.geteuid() === 0;
+
+for (const file of fs.readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json')).sort()) {
+  const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, file), 'utf8'));
+  const trees = doc.trees ?? {};
+  for (const vector of doc.vectors) {
+    const skip = skippedHere(vector) && 'permission bits do not apply to root';
+    test(vector.name, { skip }, () => runVector(vector, trees));
+  }
+}
+
+function skippedHere(vector) {
+  return RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
+}
+
+async function runVector(vector, trees) {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-vector-')));
+  try {
+    const tree = typeof vector.tree === 'string' ? trees[vector.tree] : (vector.tree ?? {});
+    assert.ok(tree, `unknown tree ${vector.tree}`);
+    buildTree(base, tree);
+    const args = substitute(vector.args ?? {}, base);
+    const outcome = await execute(vector, base, args);
+    compareOutcome(vector, outcome, base);
+  } finally {
+    removeFixture(base);
+  }
+}
+
+/** Runs the vector's operation: `{ value }` or `{ code }` (an error code). */
+async function execute(vector, base, args) {
+  const roots = Array.isArray(vector.roots)
+    ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
+    : [`${base}/root`];
+  return outcomeOf(async () => {
+    const sandbox = new Sandbox(roots);
+    switch (vector.op) {
+      case 'sandbox':
+        return { roots: sandbox.roots };
+      case 'validate': {
+        const target = typeof args.path === 'string' ? args.path : '';
+        const intent = args.intent === 'write' ? 'write' : 'read';
+        return { path: sandbox.validatePath(target, { intent }) };
+      }
+      case 'glob':
+        return sandbox.glob(camelCaseKeys(args));
+      case 'grep':
+        return grep(sandbox, args);
+      default:
+        throw new Error(`unknown op ${vector.op}`);
+    }
+  });
+}
+
+/** A grep vector, with the runner's own `render`, `pages` and `cursor_from` keys. */
+async function grep(sandbox, args) {
+  assert.ok(isObject(args), 'grep args must be an object');
+  const { render, pages, cursor_from: cursorFrom, ...request } = args;
+  const options = camelCaseKeys(request);
+  if (cursorFrom !== undefined) {
+    const first = await sandbox.grep(camelCaseKeys(cursorFrom));
+    options.cursor = first.nextCursor;
+  }
+  if (pages === true) {
+    const all = [];
+    for (;;) {
+      const result = await sandbox.grep(options);
+      all.push(result);
+      if (result.nextCursor === null || all.length >= 100) break;
+      options.cursor = result.nextCursor;
+    }
+    return { pages: all };
+  }
+  if (render === undefined) {
+    return sandbox.grep(options);
+  }
+  const text = await sandbox.grepText(options, camelCaseKeys(render));
+  if (render.format === 'json') {
+    return { messages: lines(text).map(parseOrNull) };
+  }
+  return { text };
+}
+
+/** `{ value }`, or `{ code }` for an fsnative error; a TypeError is an unusable vector. */
+async function outcomeOf(run) {
+  try {
+    return { value: await run() };
+  } catch (err) {
+    if (err instanceof FsnativeError) return { code: err.code };
+    if (err instanceof TypeError) return { code: `BAD_VECTOR: ${err.message}` };
+    throw err;
+  }
+}
+
+function compareOutcome(vector, outcome, base) {
+  const expectedError = vector.expect_error;
+  if (expectedError !== undefined) {
+    assert.ok('code' in outcome, `expected error ${expectedError}, got ${JSON.stringify(outcome.value)}`);
+    assert.equal(outcome.code, expectedError, `expected error ${expectedError}, got error ${outcome.code}`);
+    return;
+  }
+  assert.ok(!('code' in outcome), `unexpected error ${outcome.code}`);
+  assert.ok('expect' in vector, 'vector has neither expect nor expect_error');
+  const text = JSON.stringify(snakeCaseKeys(outcome.value)).split(base).join('$T');
+  const actual = JSON.parse(text);
+  const mismatch = subsetMismatch(vector.expect, actual, '');
+  assert.ok(mismatch === null, `${mismatch}\nactual: ${text}`);
+}
+
+/**
+ * Where `expected` is not contained in `actual` (objects: listed keys; arrays: same length,
+ * element-wise; scalars: equal), or null.
+ */
+function subsetMismatch(expected, actual, at) {
+  if (isObject(expected) && isObject(actual)) {
+    for (const [key, value] of Object.entries(expected)) {
+      const here = `${at}/${key}`;
+      if (!Object.hasOwn(actual, key)) return `${here}: missing`;
+      const mismatch = subsetMismatch(value, actual[key], here);
+      if (mismatch !== null) return mismatch;
+    }
+    return null;
+  }
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    if (expected.length !== actual.length) {
+      return `${at}: expected ${expected.length} items, got ${actual.length}`;
+    }
+    for (let i = 0; i < expected.length; i++) {
+      const mismatch = subsetMismatch(expected[i], actual[i], `${at}/${i}`);
+      if (mismatch !== null) return mismatch;
+    }
+    return null;
+  }
+  if (isDeepStrictEqual(expected, actual)) return null;
+  return `${at}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+}
+
+/** Keys renamed for the Node API (snake_case → camelCase), at every depth. */
+function camelCaseKeys(value) {
+  return renameKeys(value, native.snakeToCamel);
+}
+
+/** Keys renamed back to the vectors' naming (camelCase → snake_case), at every depth. */
+function snakeCaseKeys(value) {
+  return renameKeys(value, native.camelToSnake);
+}
+
+function renameKeys(value, rename) {
+  if (Array.isArray(value)) return value.map((item) => renameKeys(item, rename));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [rename(key), renameKeys(item, rename)]));
+}
+
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Lines as Rust's `str::lines` gives them: split at `\n`, no empty last line, `\r` dropped. */
+function lines(text) {
+  const parts = text.split('\n');
+  if (parts.at(-1) === '') parts.pop();
+  return parts.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+function parseOrNull(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return null;
+  }
+}
+
+function fixturePath(base, text) {
+  if (text.startsWith('$T')) return `${base}${text.slice(2)}`;
+  if (text.startsWith('/')) return text;
+  return `${base}/${text}`;
+}
+
+/** Replaces `$T` and `$HOME` in every string of `value`. */
+function substitute(value, base) {
+  if (typeof value === 'string') return substituteString(value, base);
+  if (Array.isArray(value)) return value.map((item) => substitute(item, base));
+  if (isObject(value)) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, substitute(item, base)]));
+  }
+  return value;
+}
+
+function substituteString(text, base) {
+  const home = process.env.HOME ?? '';
+  const replaced = text === '$T' || text.startsWith('$T/') ? `${base}${text.slice(2)}` : text;
+  return replaced === '$HOME' || replaced.startsWith('$HOME/') ? `${home}${replaced.slice(5)}` : replaced;
+}
+
+/**
+ * Creates a tree's entries in key order (byte order, as the Rust runner's sorted map),
+ * then its symlinks, then mtimes, then modes. Paths are Buffers: keys may hold `\xNN` bytes.
+ */
+function buildTree(base, tree) {
+  const links = [];
+  const mtimes = [];
+  const modes = [];
+  const keys = Object.keys(tree).sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  for (const key of keys) {
+    const entry = tree[key];
+    const target = Buffer.concat([Buffer.from(`${base}/`), decodeKey(key)]);
+    makeDirectories(target.subarray(0, target.lastIndexOf('/')));
+    if (typeof entry === 'string') {
+      fs.writeFileSync(target, entry);
+      continue;
+    }
+    assert.ok(isObject(entry), `${key}: unknown tree entry ${JSON.stringify(entry)}`);
+    if (typeof entry.text === 'string') {
+      fs.writeFileSync(target, entry.text);
+    } else if (typeof entry.hex === 'string') {
+      fs.writeFileSync(target, decodeHex(entry.hex));
+    } else if ('dir' in entry) {
+      makeDirectories(target);
+    } else if (typeof entry.symlink === 'string') {
+      links.push([target, substituteString(entry.symlink, base)]);
+    } else if ('fifo' in entry) {
+      execFileSync('mkfifo', ['-m', '644', target.toString()]);
+    } else {
+      assert.fail(`${key}: unknown tree entry ${JSON.stringify(entry)}`);
+    }
+    if (Number.isInteger(entry.mtime)) mtimes.push([target, entry.mtime]);
+    if (typeof entry.mode === 'string') modes.push([target, parseOctal(entry.mode, key)]);
+  }
+  for (const [link, linkTarget] of links) fs.symlinkSync(linkTarget, link);
+  for (const [file, mtime] of mtimes) fs.lutimesSync(file, mtime, mtime);
+  for (const [file, mode] of modes) fs.chmodSync(file, mode);
+}
+
+/** `mkdir -p`, one component at a time (some trees are 1000 levels deep). */
+function makeDirectories(dir) {
+  for (let end = dir.indexOf('/', 1); end !== -1 || dir.length > 0; end = dir.indexOf('/', end + 1)) {
+    const prefix = end === -1 ? dir : dir.subarray(0, end);
+    try {
+      fs.mkdirSync(prefix);
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    if (end === -1) break;
+  }
+}
+
+/** A tree key's bytes: each `\xNN` escape becomes the byte NN. */
+function decodeKey(key) {
+  const bytes = Buffer.from(key);
+  const out = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const hex = bytes.subarray(i + 2, i + 4).toString('latin1');
+    if (bytes[i] === 0x5c && bytes[i + 1] === 0x78 && /^[0-9a-fA-F]{2}$/.test(hex)) {
+      out.push(parseInt(hex, 16));
+      i += 3;
+    } else {
+      out.push(bytes[i]);
+    }
+  }
+  return Buffer.from(out);
+}
+
+function decodeHex(hex) {
+  const clean = hex.replace(/\s/g, '');
+  assert.match(clean, /^([0-9a-fA-F]{2})*$/, `hex: invalid ${hex}`);
+  return Buffer.from(clean, 'hex');
+}
+
+function parseOctal(mode, key) {
+  assert.match(mode, /^[0-7]+$/, `${key}: mode ${mode}`);
+  return parseInt(mode, 8);
+}
+
+/**
+ * Makes every directory of the fixture writable again (after chmod vectors) and removes it.
+ * Entries are examined with lstat: a symlink's target, possibly outside, is never touched.
+ */
+function removeFixture(base) {
+  const pending = [base];
+  while (pending.length > 0) {
+    const dir = pending.pop();
+    fs.chmodSync(dir, 0o755);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
+      if (entry.isDirectory()) pending.push(Buffer.concat([Buffer.from(dir), Buffer.from('/'), entry.name]));
+    }
+  }
+  fs.rmSync(base, { recursive: true, force: true });
+}
