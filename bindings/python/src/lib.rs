@@ -1,1 +1,40 @@
 //! Python binding of fsnative (PyO3): converts types and errors, nothing more.
+//!
+//! Built by maturin as the private module `fsnative._fsnative`; the public package
+//! (`python/fsnative`) re-exports it, declares the exception classes and adds the asyncio
+//! variants. Every call into the core releases the GIL and catches panics.
+
+mod cancel;
+mod errors;
+mod glob_result;
+mod grep_result;
+mod interrupt;
+mod options;
+mod plain_data;
+mod sandbox;
+mod view_list;
+
+/// The compiled part of fsnative; import `fsnative` instead.
+#[pyo3::pymodule]
+mod _fsnative {
+    use pyo3::prelude::*;
+    use pyo3::types::PyTuple;
+
+    #[pymodule_export]
+    use crate::cancel::CancelToken;
+    #[pymodule_export]
+    use crate::glob_result::{GlobEntry, GlobResult, GlobStats};
+    #[pymodule_export]
+    use crate::grep_result::{ContextLine, FileMatches, GrepResult, GrepStats, Match};
+    #[pymodule_export]
+    use crate::sandbox::Sandbox;
+
+    #[pymodule_init]
+    fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
+        // The package version, single-sourced from Cargo.
+        module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        // Every core error code, so the Python side can check it has a class for each.
+        let codes = fsnative::ErrorCode::ALL.iter().map(|code| code.as_str());
+        module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)
+    }
+}

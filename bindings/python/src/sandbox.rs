@@ -1,0 +1,118 @@
+//! `Sandbox`: the Python face of `fsnative::Sandbox`.
+
+use fsnative::{GlobRequest, GrepRequest, Intent};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+
+use crate::cancel::CancelToken;
+use crate::glob_result::GlobResult;
+use crate::grep_result::GrepResult;
+use crate::interrupt::{run_detached, run_interruptible};
+use crate::options::{decode_argument, decode_kwargs, fs_path};
+use crate::plain_data::{path_str, repr_of};
+
+/// A set of allowed root directories; every path and search stays inside them.
+#[pyclass(frozen, subclass, module = "fsnative")]
+pub struct Sandbox {
+    sandbox: fsnative::Sandbox,
+}
+
+#[pymethods]
+impl Sandbox {
+    /// Builds a sandbox from root directories (each must exist; each is canonicalised).
+    #[new]
+    fn new(py: Python<'_>, roots: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if roots.is_instance_of::<PyString>() || roots.is_instance_of::<PyBytes>() {
+            return Err(PyTypeError::new_err(
+                "Sandbox() argument 'roots' must be a list of paths, not one path",
+            ));
+        }
+        let roots = roots
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err("Sandbox() argument 'roots' must be a list of paths"))?
+            .map(|root| fs_path("Sandbox", "roots", &root?))
+            .collect::<PyResult<Vec<_>>>()?;
+        let sandbox = run_detached(py, || fsnative::Sandbox::new(&roots))?;
+        Ok(Sandbox { sandbox })
+    }
+
+    /// The canonical root directories.
+    #[getter]
+    fn roots<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.sandbox.roots().iter().map(|root| path_str(py, root)))
+    }
+
+    /// The canonical absolute path of `path`, or an `FsnativeError` saying why it is refused.
+    // `intent=None` also means "read": see `GrepResult.render`.
+    #[pyo3(signature = (path, intent = None), text_signature = "($self, /, path, intent='read')")]
+    fn validate_path<'py>(
+        &self,
+        py: Python<'py>,
+        path: &Bound<'py, PyAny>,
+        intent: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let path = fs_path("validate_path", "path", path)?;
+        let intent = match intent {
+            Some(intent) => decode_argument("validate_path", "intent", intent)?,
+            None => Intent::Read,
+        };
+        let valid = run_detached(py, || self.sandbox.validate(&path, intent))?;
+        Ok(path_str(py, &valid))
+    }
+
+    /// Searches file contents; the keyword arguments are `GrepRequest`'s fields.
+    #[pyo3(signature = (patterns = None, /, *, cancel = None, **options))]
+    fn grep(
+        &self,
+        py: Python<'_>,
+        patterns: Option<&Bound<'_, PyAny>>,
+        cancel: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<GrepResult> {
+        let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
+        let request: GrepRequest = decode_kwargs(py, "grep", &fixed, options)?;
+        let cancel = cancel_token("grep", cancel)?;
+        let result = run_interruptible(py, &cancel, || self.sandbox.grep_cancellable(&request, &cancel))?;
+        Ok(GrepResult::new(result))
+    }
+
+    /// Lists entries whose path matches glob patterns; the keyword arguments are
+    /// `GlobRequest`'s fields.
+    #[pyo3(signature = (patterns = None, /, *, cancel = None, **options))]
+    fn glob(
+        &self,
+        py: Python<'_>,
+        patterns: Option<&Bound<'_, PyAny>>,
+        cancel: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<GlobResult> {
+        let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
+        let request: GlobRequest = decode_kwargs(py, "glob", &fixed, options)?;
+        let cancel = cancel_token("glob", cancel)?;
+        let result = run_interruptible(py, &cancel, || self.sandbox.glob_cancellable(&request, &cancel))?;
+        Ok(GlobResult::new(result))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let roots: Vec<String> =
+            self.sandbox.roots().iter().map(|root| repr_of(&path_str(py, root))).collect();
+        format!("Sandbox([{}])", roots.join(", "))
+    }
+}
+
+/// The core token behind a `cancel=` argument (a fresh one for None).
+fn cancel_token(call: &str, cancel: Option<&Bound<'_, PyAny>>) -> PyResult<fsnative::CancelToken> {
+    match cancel.filter(|c| !c.is_none()) {
+        None => Ok(fsnative::CancelToken::new()),
+        Some(given) => match given.cast::<CancelToken>() {
+            Ok(token) => Ok(token.get().token.clone()),
+            Err(_) => {
+                let kind = given.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+                Err(PyTypeError::new_err(format!(
+                    "{call}() argument 'cancel' must be a CancelToken or None, not {kind}"
+                )))
+            }
+        },
+    }
+}

@@ -1,0 +1,78 @@
+"""fsnative: sandboxed, native filesystem search for agent tools.
+
+Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL released::
+
+    from fsnative import Sandbox, FsnativeError
+
+    sb = Sandbox(["/repo"])
+    sb.validate_path("src/a.py", intent="read")          # canonical path, or raises
+    found = sb.grep("TODO", path="src", context=2, globs=["*.py"], limit=100)
+    for file in found.files:
+        for match in file.matches:
+            print(file.relative_path, match.line_number, match.text)
+    print(found.render(format="standard", path_style="relative"), end="")  # as rg prints it
+    listed = sb.glob("**/*.py", sort="mtime")
+    found = await sb.grep_async("TODO")                  # in asyncio code
+
+Every error is an :class:`FsnativeError` with a stable ``code``, and also the matching
+builtin (``OutsideSandboxError`` is a ``PermissionError``, ``NotFoundError`` a
+``FileNotFoundError``, bad patterns and arguments ``ValueError``s).
+"""
+
+from fsnative._errors import (
+    FsnativeError,
+    InternalError,
+    InvalidArgumentError,
+    InvalidCursorError,
+    InvalidGlobError,
+    InvalidPathError,
+    InvalidPatternError,
+    IOFailureError,
+    NotADirError,
+    NotFoundError,
+    OutsideSandboxError,
+    PatternTooLargeError,
+    PermissionDeniedError,
+    SymlinkLoopError,
+)
+from fsnative._fsnative import (
+    CancelToken,
+    ContextLine,
+    FileMatches,
+    GlobEntry,
+    GlobResult,
+    GlobStats,
+    GrepResult,
+    GrepStats,
+    Match,
+    __version__,
+)
+from fsnative._sandbox import Sandbox
+
+__all__ = [
+    "CancelToken",
+    "ContextLine",
+    "FileMatches",
+    "FsnativeError",
+    "GlobEntry",
+    "GlobResult",
+    "GlobStats",
+    "GrepResult",
+    "GrepStats",
+    "IOFailureError",
+    "InternalError",
+    "InvalidArgumentError",
+    "InvalidCursorError",
+    "InvalidGlobError",
+    "InvalidPathError",
+    "InvalidPatternError",
+    "Match",
+    "NotADirError",
+    "NotFoundError",
+    "OutsideSandboxError",
+    "PatternTooLargeError",
+    "PermissionDeniedError",
+    "Sandbox",
+    "SymlinkLoopError",
+    "__version__",
+]

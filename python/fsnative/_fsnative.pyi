@@ -1,0 +1,488 @@
+"""Types of the compiled module ``fsnative._fsnative``; import them from ``fsnative``.
+
+Every keyword argument of :meth:`Sandbox.grep`, :meth:`Sandbox.glob` and
+:meth:`GrepResult.render` is a field of the core's request types, with its name and default
+written here once.
+"""
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, final
+
+from typing_extensions import TypeAlias, disjoint_base
+
+__all__ = [
+    "CancelToken",
+    "ContextLine",
+    "ERROR_CODES",
+    "FileMatches",
+    "GlobEntry",
+    "GlobResult",
+    "GlobStats",
+    "GrepResult",
+    "GrepStats",
+    "Match",
+    "Sandbox",
+    "__version__",
+]
+
+__version__: str
+ERROR_CODES: tuple[str, ...]
+
+_FsPath: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
+_SearchPath: TypeAlias = str | os.PathLike[str]
+_OneOrMany: TypeAlias = str | Sequence[str]
+_CaseMode: TypeAlias = Literal["sensitive", "insensitive", "smart"]
+_OutputMode: TypeAlias = Literal["content", "files", "count"]
+_SortOrder: TypeAlias = Literal["path", "mtime", "none"]
+_EntryKind: TypeAlias = Literal["files", "dirs", "all"]
+_Truncation: TypeAlias = Literal["limit", "timeout", "cancelled"]
+_PathStyle: TypeAlias = Literal["absolute", "relative"]
+_PlainData: TypeAlias = dict[str, Any]
+
+@final
+class CancelToken:
+    """A handle that stops a running ``grep`` or ``glob`` from another thread or task.
+
+    The call then returns what it found so far, with ``truncated == "cancelled"`` and (grep) a
+    ``next_cursor`` to continue. A token stays cancelled; use a new one per search.
+    """
+
+    def __new__(cls) -> CancelToken: ...
+    def cancel(self) -> None:
+        """Asks every search holding this token to stop as soon as it can."""
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+
+@disjoint_base
+class Sandbox:
+    """A set of allowed root directories; every path and search stays inside them."""
+
+    def __new__(cls, roots: Iterable[_FsPath]) -> Sandbox:
+        """Builds a sandbox from root directories; each must exist and is canonicalised.
+
+        Raises :class:`NotFoundError`, :class:`NotADirError`, … for a bad root, and
+        ``TypeError`` unless ``roots`` is a list (or other iterable) of paths.
+        """
+
+    @property
+    def roots(self) -> list[str]:
+        """The canonical root directories."""
+
+    def validate_path(self, path: _FsPath, intent: Literal["read", "write"] = "read") -> str:
+        """The canonical absolute path of ``path``, or an :class:`FsnativeError` saying why not.
+
+        Relative paths resolve against the first root; ``~`` and ``~/x`` expand to the current
+        home only; symlinks are resolved component by component. With ``intent="write"`` the
+        path may not exist yet, as long as its nearest existing ancestor is inside.
+        A non-UTF-8 name round-trips: ``str`` results are decoded like ``os.fsdecode``.
+        """
+
+    def grep(
+        self,
+        patterns: _OneOrMany | None = None,
+        /,
+        *,
+        pattern: _OneOrMany = ...,
+        fixed_strings: bool = False,
+        case_mode: _CaseMode = "sensitive",
+        word: bool = False,
+        multiline: bool = False,
+        invert: bool = False,
+        paths: _SearchPath | Sequence[_SearchPath] = (),
+        path: _SearchPath | Sequence[_SearchPath] = ...,
+        globs: _OneOrMany = (),
+        glob: _OneOrMany = ...,
+        types: _OneOrMany = (),
+        type: _OneOrMany = ...,
+        types_not: _OneOrMany = (),
+        hidden: bool = False,
+        follow_links: bool = False,
+        no_ignore: bool = False,
+        max_depth: int | None = None,
+        max_filesize: int | None = None,
+        search_binary: bool = False,
+        mode: _OutputMode = "content",
+        context: int | None = None,
+        before_context: int | None = None,
+        after_context: int | None = None,
+        max_count_per_file: int | None = None,
+        limit: int | None = 1000,
+        max_columns: int | None = None,
+        sort: _SortOrder = "path",
+        cursor: str | None = None,
+        timeout_ms: int | None = None,
+        threads: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> GrepResult:
+        """Searches file contents with ripgrep's engine, like ``rg``.
+
+        Args:
+            patterns: One or more regular expressions (or literal strings with
+                ``fixed_strings``); a line matches if any of them does. Alias: ``pattern``.
+            fixed_strings: Treat patterns as literal strings (``rg -F``).
+            case_mode: ``"sensitive"``, ``"insensitive"`` (``-i``) or ``"smart"`` (``-S``).
+            word: Only match at word boundaries (``-w``).
+            multiline: Let patterns match across lines (``-U``); ``.`` still stops at a newline.
+            invert: Report the lines that do not match (``-v``).
+            paths: Files or directories to search, validated by the sandbox; relative ones
+                resolve against the first root. Empty: every root. Alias: ``path``.
+            globs: ripgrep ``--glob`` filters relative to the root; a leading ``!`` excludes.
+                Alias: ``glob``.
+            types: ripgrep file type names to include (``py``, ``rust``, ``ts``, …). Alias:
+                ``type``.
+            types_not: ripgrep file type names to exclude.
+            hidden: Visit hidden files and directories (``.git`` never).
+            follow_links: Follow symlinks whose target resolves inside the sandbox.
+            no_ignore: Do not read ``.gitignore``, ``.ignore``, ``.rgignore``,
+                ``.git/info/exclude``.
+            max_depth: Descend at most this many levels below each search path.
+            max_filesize: Skip files larger than this many bytes.
+            search_binary: Search files with a NUL byte as text instead of skipping them.
+            mode: ``"content"`` (matching lines), ``"files"`` (``-l``) or ``"count"`` (``-c``).
+            context: Lines of context before and after each match (``-C``).
+            before_context: Lines of context before each match (``-B``).
+            after_context: Lines of context after each match (``-A``).
+            max_count_per_file: Stop searching a file after this many matching lines (``-m``).
+            limit: Cap on match records (content mode) or files (files and count modes) in
+                one page; ``None`` for no cap. A capped page has ``truncated == "limit"``.
+            max_columns: Cut lines longer than this many bytes (and mark them ``truncated``).
+            sort: ``"path"`` or ``"mtime"`` (newest first); ``"none"`` is ``"path"``.
+            cursor: The ``next_cursor`` of a previous page of the same search.
+            timeout_ms: Return what was found after this many milliseconds
+                (``truncated == "timeout"``).
+            threads: Worker threads (default: the number of CPUs).
+            cancel: A token that stops the search from elsewhere (``truncated == "cancelled"``).
+
+        Raises:
+            InvalidPatternError, InvalidGlobError, InvalidArgumentError, OutsideSandboxError,
+            NotFoundError, …: see :class:`FsnativeError`. ``TypeError`` for an argument of
+            the wrong type or an unknown keyword.
+        """
+
+    def glob(
+        self,
+        patterns: _OneOrMany | None = None,
+        /,
+        *,
+        pattern: _OneOrMany = ...,
+        paths: _SearchPath | Sequence[_SearchPath] = (),
+        path: _SearchPath | Sequence[_SearchPath] = ...,
+        case_insensitive: bool = False,
+        hidden: bool = False,
+        follow_links: bool = False,
+        no_ignore: bool = False,
+        max_depth: int | None = None,
+        kind: _EntryKind = "files",
+        sort: _SortOrder = "path",
+        limit: int | None = 1000,
+        timeout_ms: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> GlobResult:
+        """Lists the entries whose path matches glob patterns.
+
+        Args:
+            patterns: Glob patterns relative to each base (``**``, ``{a,b}``, ``[...]``); a
+                leading ``!`` excludes. Alias: ``pattern``.
+            paths: Base directories, validated; relative ones resolve against the first
+                root. Empty: every root. Alias: ``path``.
+            case_insensitive: Match names case-insensitively.
+            hidden: Visit hidden files and directories (``.git`` never).
+            follow_links: Follow symlinks whose target resolves inside the sandbox.
+            no_ignore: Do not read ignore files.
+            max_depth: Descend at most this many levels below each base.
+            kind: ``"files"``, ``"dirs"`` or ``"all"``.
+            sort: ``"path"``, ``"mtime"`` (newest first) or ``"none"`` (walk order, fastest).
+            limit: Cap on entries returned (``total`` still counts all); ``None`` for no cap.
+            timeout_ms: Return what was found after this many milliseconds.
+            cancel: A token that stops the walk from elsewhere.
+        """
+
+@final
+class GrepResult:
+    """The answer to :meth:`Sandbox.grep`: files with matches, in the requested order.
+
+    Fields are read from the core's result when accessed; ``files`` and ``matches`` build
+    lightweight views.
+    """
+
+    @property
+    def files(self) -> list[FileMatches]:
+        """Files with matches (a new list of views each time)."""
+
+    @property
+    def total_matches(self) -> int:
+        """Sum of ``count`` over ``files``."""
+
+    @property
+    def truncated(self) -> _Truncation | None:
+        """Why the page stopped early, or None when it is complete."""
+
+    @property
+    def next_cursor(self) -> str | None:
+        """Pass back as ``cursor=`` with the same arguments to get the next page."""
+
+    @property
+    def mode(self) -> _OutputMode:
+        """The mode the search ran in."""
+
+    @property
+    def context_enabled(self) -> bool:
+        """Context lines were requested (ripgrep then separates groups with ``--``)."""
+
+    @property
+    def single_file(self) -> bool:
+        """The scope was exactly one regular file (ripgrep then prints no path prefix)."""
+
+    @property
+    def stats(self) -> GrepStats:
+        """What the search did."""
+
+    def render(
+        self,
+        format: Literal["standard", "json"] = "standard",
+        *,
+        path_style: _PathStyle = "absolute",
+        with_filename: bool | None = None,
+        heading: bool = False,
+        line_number: bool = True,
+    ) -> str:
+        """The result as ripgrep prints it, byte for byte.
+
+        Args:
+            format: ``"standard"`` (rg's non-TTY output for the search's mode: ``-n``,
+                ``-l``, ``-c``, ``-C``) or ``"json"`` (``rg --json`` lines; takes only
+                ``path_style``).
+            path_style: ``"absolute"`` (as ``rg PATTERN /abs/dir`` prints) or
+                ``"relative"`` (as ``rg PATTERN`` run inside the root prints).
+            with_filename: Print the path on each line (``-H``/``-I``); None decides as rg
+                does (a path unless the scope was one file).
+            heading: Group matches under a path heading (``--heading``).
+            line_number: Print line numbers (``-n``).
+        """
+
+    def to_json(self) -> str:
+        """The core's serde JSON (snake_case; a non-UTF-8 path is ``{"bytes": base64}``)."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class FileMatches:
+    """All that one file contributed to a grep."""
+
+    @property
+    def path(self) -> str:
+        """Absolute path, decoded like ``os.fsdecode``."""
+
+    @property
+    def relative_path(self) -> str:
+        """Path relative to the sandbox root it lies in (``/``-separated)."""
+
+    @property
+    def count(self) -> int:
+        """Matching lines in this page (content and count modes); 1 in files mode."""
+
+    @property
+    def matches(self) -> list[Match]:
+        """The matches in content mode, else empty (a new list of views each time)."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of this record."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class Match:
+    """One matching line (or, in multiline mode, the lines matched together)."""
+
+    @property
+    def line_number(self) -> int:
+        """1-based number of the (first) line."""
+
+    @property
+    def column(self) -> int:
+        """1-based byte column of the first submatch (1 when inverted)."""
+
+    @property
+    def byte_offset(self) -> int:
+        """Byte offset of the line's start in the file."""
+
+    @property
+    def text(self) -> str:
+        """The line(s) without the final terminator; invalid UTF-8 becomes U+FFFD."""
+
+    @property
+    def truncated(self) -> bool:
+        """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
+
+    @property
+    def submatches(self) -> list[tuple[int, int]]:
+        """``(start, end)`` byte ranges of each match within ``text`` encoded as UTF-8."""
+
+    @property
+    def before(self) -> list[ContextLine]:
+        """Context lines just before this match."""
+
+    @property
+    def after(self) -> list[ContextLine]:
+        """Context lines just after this match."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of this match."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class ContextLine:
+    """One line of context around a match."""
+
+    @property
+    def line_number(self) -> int:
+        """1-based line number."""
+
+    @property
+    def byte_offset(self) -> int:
+        """Byte offset of the line's start in the file."""
+
+    @property
+    def text(self) -> str:
+        """The line without its terminator; invalid UTF-8 becomes U+FFFD."""
+
+    @property
+    def truncated(self) -> bool:
+        """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of this line."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class GrepStats:
+    """Counters of what a grep did."""
+
+    @property
+    def files_walked(self) -> int:
+        """Files the walk yielded as candidates (after ignore, glob and type filters)."""
+
+    @property
+    def files_searched(self) -> int:
+        """Files opened and searched."""
+
+    @property
+    def files_matched(self) -> int:
+        """Files with at least one match."""
+
+    @property
+    def skipped_binary(self) -> int:
+        """Files skipped because they contain a NUL byte."""
+
+    @property
+    def skipped_special(self) -> int:
+        """Entries skipped because they are FIFOs, sockets or devices."""
+
+    @property
+    def skipped_outside(self) -> int:
+        """Symlinks not followed because their target resolves outside the sandbox."""
+
+    @property
+    def skipped_errors(self) -> int:
+        """Files or directories that could not be read."""
+
+    @property
+    def bytes_searched(self) -> int:
+        """Bytes read by the searcher."""
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Wall-clock time of the call in milliseconds."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of the counters."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class GlobResult:
+    """The answer to :meth:`Sandbox.glob`: matching entries, in the requested order."""
+
+    @property
+    def entries(self) -> list[GlobEntry]:
+        """Matching entries, at most ``limit`` (a new list of views each time)."""
+
+    @property
+    def total(self) -> int:
+        """How many entries matched in all, also past the limit."""
+
+    @property
+    def truncated(self) -> _Truncation | None:
+        """Why ``entries`` is incomplete, or None."""
+
+    @property
+    def stats(self) -> GlobStats:
+        """What the walk did."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON (snake_case; a non-UTF-8 path is ``{"bytes": base64}``)."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class GlobEntry:
+    """One entry yielded by a glob."""
+
+    @property
+    def path(self) -> str:
+        """Absolute path, decoded like ``os.fsdecode``."""
+
+    @property
+    def relative_path(self) -> str:
+        """Path relative to the base directory it was matched from (``/``-separated)."""
+
+    @property
+    def is_dir(self) -> bool:
+        """The entry is a directory."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of this entry."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+@final
+class GlobStats:
+    """Counters of what a glob did."""
+
+    @property
+    def entries_walked(self) -> int:
+        """Entries the walk visited."""
+
+    @property
+    def skipped_special(self) -> int:
+        """Entries skipped because they are FIFOs, sockets or devices."""
+
+    @property
+    def skipped_outside(self) -> int:
+        """Symlinks not followed because their target resolves outside the sandbox."""
+
+    @property
+    def skipped_errors(self) -> int:
+        """Directories that could not be read."""
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Wall-clock time of the call in milliseconds."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of the counters."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""

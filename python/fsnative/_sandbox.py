@@ -1,0 +1,59 @@
+"""`Sandbox`, the compiled class plus asyncio variants of its searches."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, TypeVar
+
+from fsnative import _fsnative
+
+if TYPE_CHECKING:
+    from typing_extensions import Concatenate, ParamSpec
+
+    _Options = ParamSpec("_Options")
+
+_Result = TypeVar("_Result")
+
+
+def _awaitable(
+    search: Callable[Concatenate[_fsnative.Sandbox, _Options], _Result],
+) -> Callable[Concatenate[_fsnative.Sandbox, _Options], Coroutine[Any, Any, _Result]]:
+    """An async method that runs ``search`` in the event loop's default executor.
+
+    It takes exactly ``search``'s arguments. Cancelling the awaiting task cancels the search
+    (through its ``cancel`` token, a new one unless given) and waits the moment it takes to
+    stop, so no search outlives its task.
+    """
+
+    async def run_in_executor(self: _fsnative.Sandbox, *args: Any, **options: Any) -> _Result:
+        if options.get("cancel") is None:
+            options["cancel"] = _fsnative.CancelToken()
+        cancel: _fsnative.CancelToken = options["cancel"]
+        loop = asyncio.get_running_loop()
+        searching = loop.run_in_executor(None, functools.partial(search, self, *args, **options))
+        try:
+            return await asyncio.shield(searching)
+        except asyncio.CancelledError:
+            cancel.cancel()
+            with contextlib.suppress(Exception):
+                await searching  # returns within moments; the partial result is dropped
+            raise
+
+    run_in_executor.__name__ = f"{search.__name__}_async"
+    run_in_executor.__qualname__ = f"Sandbox.{search.__name__}_async"
+    run_in_executor.__doc__ = f"``await``-able :meth:`{search.__name__}`; cancelling the task cancels the search."
+    return run_in_executor
+
+
+class Sandbox(_fsnative.Sandbox):
+    """A set of allowed root directories; every path and search stays inside them.
+
+    ``Sandbox(["/repo"])`` canonicalises each root once (each must exist and be a directory).
+    Methods release the GIL, so threads searching at once run in parallel, and a search on
+    the main thread stops on Ctrl-C (``KeyboardInterrupt``).
+    """
+
+    grep_async = _awaitable(_fsnative.Sandbox.grep)
+    glob_async = _awaitable(_fsnative.Sandbox.glob)

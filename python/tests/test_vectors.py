@@ -1,0 +1,253 @@
+"""Runs every shared conformance vector in ``tests/vectors/`` through the Python API.
+
+One pytest case per vector, so the summary counts what the Rust runner
+(``crates/fsnative/tests/vectors.rs``) counts. The format is in ``tests/README.md``; fixture
+building, ``$T`` substitution, ``pages``/``cursor_from``/``render`` and the subset comparison
+follow the Rust runner.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any, Literal
+
+import pytest
+
+from fsnative import FsnativeError, Sandbox
+
+VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
+RUNNING_AS_ROOT = os.geteuid() == 0
+HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
+
+
+def load_cases() -> list[Any]:
+    files = sorted(VECTORS_DIR.glob("*.json"))
+    assert files, f"no vectors in {VECTORS_DIR}"
+    cases = []
+    for file in files:
+        doc = json.loads(file.read_text(encoding="utf-8"))
+        trees = doc.get("trees", {})
+        for vector in doc["vectors"]:
+            skip = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
+            marks = [pytest.mark.skip(reason="permission bits do not apply to root")] if skip else []
+            cases.append(pytest.param(vector, trees, id=vector["name"], marks=marks))
+    return cases
+
+
+@pytest.mark.parametrize(("vector", "trees"), load_cases())
+def test_vector(vector: dict[str, Any], trees: dict[str, Any]) -> None:
+    base = os.path.realpath(tempfile.mkdtemp(prefix="fsnative-vector-"))
+    try:
+        tree = vector.get("tree")
+        if isinstance(tree, str):
+            tree = trees[tree]
+        build_tree(base, tree or {})
+        args = substitute(vector.get("args", {}), base)
+        try:
+            outcome: Any = execute(vector, base, args)
+            failure = None
+        except FsnativeError as error:
+            failure = error.code
+        except TypeError as error:
+            failure = f"BAD_VECTOR: {error}"
+        compare_outcome(vector, outcome if failure is None else None, failure, base)
+    finally:
+        remove_fixture(base)
+
+
+def execute(vector: dict[str, Any], base: str, args: dict[str, Any]) -> Any:
+    """Runs the vector's operation; returns the actual value or raises FsnativeError."""
+    roots = [fixture_path(base, root) for root in vector.get("roots", ["root"])]
+    sandbox = Sandbox(roots)
+    op = vector["op"]
+    if op == "sandbox":
+        return {"roots": sandbox.roots}
+    if op == "validate":
+        intent: Literal["read", "write"] = "write" if args.get("intent") == "write" else "read"
+        return {"path": sandbox.validate_path(args.get("path", ""), intent=intent)}
+    if op == "glob":
+        return json.loads(sandbox.glob(**args).to_json())
+    if op == "grep":
+        render = args.pop("render", None)
+        pages = args.pop("pages", None) is True
+        cursor_from = args.pop("cursor_from", None)
+        if cursor_from is not None:
+            args["cursor"] = sandbox.grep(**cursor_from).next_cursor
+        if pages:
+            results = []
+            while True:
+                result = sandbox.grep(**args)
+                results.append(json.loads(result.to_json()))
+                if result.next_cursor is None or len(results) >= 100:
+                    return {"pages": results}
+                args["cursor"] = result.next_cursor
+        result = sandbox.grep(**args)
+        if render is None:
+            return json.loads(result.to_json())
+        text = result.render(**render)
+        if render.get("format") == "json":
+            return {"messages": [parse_json_or_none(line) for line in rust_lines(text)]}
+        return {"text": text}
+    raise AssertionError(f"unknown op {op}")
+
+
+def rust_lines(text: str) -> list[str]:
+    """Rust's ``str::lines``: split at ``\\n``, drop a final ``\\r``, no empty last line."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
+def parse_json_or_none(line: str) -> Any:
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None
+
+
+def compare_outcome(vector: dict[str, Any], actual: Any, failure: str | None, base: str) -> None:
+    expected_error = vector.get("expect_error")
+    if expected_error is not None:
+        assert failure == expected_error, f"expected error {expected_error}, got {failure or actual}"
+        return
+    assert failure is None, f"unexpected error {failure}"
+    text = json.dumps(actual, ensure_ascii=False).replace(base, "$T")
+    actual = json.loads(text)
+    assert "expect" in vector, "vector has neither expect nor expect_error"
+    problem = subset(vector["expect"], actual, "")
+    assert problem is None, f"{problem}\nactual: {json.dumps(actual, ensure_ascii=False)}"
+
+
+def subset(expected: Any, actual: Any, at: str) -> str | None:
+    """Why ``expected`` is not contained in ``actual`` (None if it is): objects compare their
+    listed keys, arrays have the same length and match element-wise, other values are equal
+    (numbers by value, booleans only to booleans)."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key, value in expected.items():
+            if key not in actual:
+                return f"{at}/{key}: missing"
+            problem = subset(value, actual[key], f"{at}/{key}")
+            if problem is not None:
+                return problem
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return f"{at}: expected {len(expected)} items, got {len(actual)}"
+        for index, (want, have) in enumerate(zip(expected, actual)):
+            problem = subset(want, have, f"{at}/{index}")
+            if problem is not None:
+                return problem
+        return None
+    if is_number(expected) and is_number(actual):
+        return None if float(expected) == float(actual) else f"{at}: expected {expected}, got {actual}"
+    if type(expected) is type(actual) and expected == actual:
+        return None
+    return f"{at}: expected {json.dumps(expected)}, got {json.dumps(actual)}"
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def fixture_path(base: str, text: str) -> str:
+    return base + text[2:] if text.startswith("$T") else os.path.join(base, text)
+
+
+def substitute(value: Any, base: str) -> Any:
+    """Replaces ``$T`` and ``$HOME`` in every string of ``value``."""
+    if isinstance(value, str):
+        return substitute_str(value, base)
+    if isinstance(value, list):
+        return [substitute(item, base) for item in value]
+    if isinstance(value, dict):
+        return {key: substitute(item, base) for key, item in value.items()}
+    return value
+
+
+def substitute_str(text: str, base: str) -> str:
+    if text == "$T" or text.startswith("$T/"):
+        text = base + text[2:]
+    if text == "$HOME" or text.startswith("$HOME/"):
+        text = os.environ.get("HOME", "") + text[5:]
+    return text
+
+
+def decode_key(key: str) -> bytes:
+    """A tree key as a file name: ``\\xNN`` escapes become raw bytes."""
+    return HEX_ESCAPE.sub(lambda found: bytes([int(found.group(1), 16)]), key.encode())
+
+
+def make_dirs(path: bytes) -> None:
+    """``os.makedirs`` without recursion (trees can be 1000 levels deep)."""
+    missing = []
+    while not os.path.isdir(path):
+        missing.append(path)
+        path = os.path.dirname(path)
+    for directory in reversed(missing):
+        os.mkdir(directory)
+
+
+def build_tree(base: str, tree: dict[str, Any]) -> None:
+    """Creates the entries in key order, then symlinks, then mtimes, then modes."""
+    root = os.fsencode(base)
+    links, mtimes, modes = [], [], []
+    for key, entry in sorted(tree.items()):
+        path = os.path.join(root, decode_key(key))
+        make_dirs(os.path.dirname(path))
+        if isinstance(entry, str):
+            write_file(path, entry.encode())
+            continue
+        assert isinstance(entry, dict), f"{key}: unknown tree entry {entry}"
+        if isinstance(entry.get("text"), str):
+            write_file(path, entry["text"].encode())
+        elif isinstance(entry.get("hex"), str):
+            write_file(path, bytes.fromhex("".join(entry["hex"].split())))
+        elif "dir" in entry:
+            make_dirs(path)
+        elif isinstance(entry.get("symlink"), str):
+            links.append((path, os.fsencode(substitute_str(entry["symlink"], base))))
+        elif "fifo" in entry:
+            os.mkfifo(path, 0o644)
+        else:
+            raise AssertionError(f"{key}: unknown tree entry {entry}")
+        mtime = entry.get("mtime")
+        if isinstance(mtime, int) and not isinstance(mtime, bool):
+            mtimes.append((path, mtime))
+        if isinstance(entry.get("mode"), str):
+            modes.append((path, int(entry["mode"], 8)))
+    for path, target in links:
+        os.symlink(target, path)
+    for path, mtime in mtimes:
+        os.utime(path, (mtime, mtime), follow_symlinks=False)
+    for path, mode in modes:
+        os.chmod(path, mode)
+
+
+def write_file(path: bytes, content: bytes) -> None:
+    with open(path, "wb") as file:
+        file.write(content)
+
+
+def remove_fixture(base: str) -> None:
+    """Removes the fixture without recursion, making chmod-ed directories usable again. Only
+    the fixture's own directories are chmod-ed: symlinks (which may point at /etc/passwd)
+    are never followed."""
+    directories = [os.fsencode(base)]
+    visited = []
+    while directories:
+        directory = directories.pop()
+        os.chmod(directory, 0o755)
+        visited.append(directory)
+        with os.scandir(directory) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    directories.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+    for directory in reversed(visited):
+        os.rmdir(directory)
