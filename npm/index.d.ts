@@ -178,6 +178,11 @@ export interface GrepOptions {
   /** Stop searching a file after this many matching lines (`rg --max-count`). Default `null`: no limit. */
   maxCountPerFile?: number | null;
   /**
+   * Regexes that mark where a section ends (e.g. `'^\\s*def '`): each match then carries
+   * `sectionEnd`, the first later line of its file that matches one of them. Default `[]`.
+   */
+  sectionEndPatterns?: string | string[];
+  /**
    * Cap on match records (content mode) or files (files and count modes) in one page;
    * `null` for no cap. Default `1000`.
    */
@@ -290,6 +295,12 @@ export interface Match {
   truncated: boolean;
   /** `[start, end)` UTF-8 byte ranges of each match within `text` (none when inverted). */
   submatches: Array<[number, number]>;
+  /**
+   * With `sectionEndPatterns`: the first line after this match that matches one of them;
+   * `null` when no later line does (the section runs to the end of the file) or when no such
+   * patterns were given.
+   */
+  sectionEnd: number | null;
   /** Context lines just before this match. */
   before: ContextLine[];
   /** Context lines just after this match. */

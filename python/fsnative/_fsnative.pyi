@@ -109,6 +109,7 @@ class Sandbox:
         before_context: int | None = None,
         after_context: int | None = None,
         max_count_per_file: int | None = None,
+        section_end_patterns: _OneOrMany = (),
         limit: int | None = 1000,
         max_columns: int | None = None,
         sort: _SortOrder = "path",
@@ -146,6 +147,8 @@ class Sandbox:
             before_context: Lines of context before each match (``-B``).
             after_context: Lines of context after each match (``-A``).
             max_count_per_file: Stop searching a file after this many matching lines (``-m``).
+            section_end_patterns: Regexes that mark where a section ends (such as a line
+                that starts a ``def``): each match then carries ``section_end``.
             limit: Cap on match records (content mode) or files (files and count modes) in
                 one page; ``None`` for no cap. A capped page has ``truncated == "limit"``.
             max_columns: Cut lines longer than this many bytes (and mark them ``truncated``).
@@ -322,6 +325,11 @@ class Match:
     @property
     def submatches(self) -> list[tuple[int, int]]:
         """``(start, end)`` byte ranges of each match within ``text`` encoded as UTF-8."""
+
+    @property
+    def section_end(self) -> int | None:
+        """With ``section_end_patterns``: the first later line matching one of them, or
+        ``None`` when no later line does (the section runs to the end of the file)."""
 
     @property
     def before(self) -> list[ContextLine]:

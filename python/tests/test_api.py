@@ -175,6 +175,7 @@ def test_plain_data_is_the_core_shape(sandbox: Sandbox) -> None:
         "text": "foo bar",
         "truncated": False,
         "submatches": [[0, 3]],
+        "section_end": None,
         "before": [{"line_number": 1, "byte_offset": 0, "text": "hello world", "truncated": False}],
         "after": [{"line_number": 3, "byte_offset": 20, "text": "Hello again", "truncated": False}],
     }

@@ -254,6 +254,12 @@ impl Match {
         PyList::new(py, self.found().submatches.iter().map(|&[start, end]| (start, end)))
     }
 
+    /// With `section_end_patterns`: the first later line matching one of them, or `None`.
+    #[getter]
+    fn section_end(&self) -> Option<u64> {
+        self.found().section_end
+    }
+
     /// Context lines just before this match.
     #[getter]
     fn before<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {

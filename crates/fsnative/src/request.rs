@@ -156,6 +156,9 @@ pub struct GrepRequest {
     pub after_context: Option<usize>,
     /// Stop searching a file after this many matching lines (ripgrep's `--max-count`).
     pub max_count_per_file: Option<u64>,
+    /// Regexes that mark where a section ends (e.g. `^\s*def `): each match then carries
+    /// `section_end`, the first later line of its file that matches one of them.
+    pub section_end_patterns: OneOrMany,
     /// Cap on match records (content mode) or files (files and count modes) in one page;
     /// `None` means no cap. Default 1000.
     #[serde(default = "default_grep_limit")]
@@ -196,6 +199,7 @@ impl Default for GrepRequest {
             before_context: None,
             after_context: None,
             max_count_per_file: None,
+            section_end_patterns: OneOrMany::default(),
             limit: default_grep_limit(),
             max_columns: None,
             sort: SortOrder::default(),

@@ -59,6 +59,10 @@ pub struct Match {
     /// `[start, end)` byte ranges of each match within `text` (all of them, also those past
     /// a cut; none when inverted).
     pub submatches: Vec<[usize; 2]>,
+    /// With `section_end_patterns`: the number of the first line after this match that
+    /// matches one of them; `None` when no later line does (the section runs to the end of
+    /// the file) or when no such patterns were given.
+    pub section_end: Option<u64>,
     /// Context lines just before this match.
     pub before: Vec<ContextLine>,
     /// Context lines just after this match.

@@ -54,6 +54,7 @@ describe('grep', () => {
       text: 'const x = 1; // TODO two',
       truncated: false,
       submatches: [[16, 20]],
+      sectionEnd: null,
       before: [],
       after: [],
     });

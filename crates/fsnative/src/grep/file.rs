@@ -1,13 +1,14 @@
 //! Searching one file and collecting what it contributes.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Seek, SeekFrom};
 use std::path::Path;
 
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
 use grep_searcher::{
-    BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkFinish, SinkMatch,
+    sinks, BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkFinish,
+    SinkMatch,
 };
 
 use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
@@ -24,6 +25,8 @@ use crate::sandbox::Sandbox;
 pub(crate) struct FileSearchConfig {
     pub mode: OutputMode,
     pub max_columns: Option<usize>,
+    /// The section-end matcher (`section_end_patterns`), if any.
+    pub sections: Option<RegexMatcher>,
     /// Content mode: stop collecting a file after this many records (the page limit plus
     /// one, so the caller can tell whether more exist).
     pub record_cap: Option<u64>,
@@ -115,7 +118,41 @@ pub(crate) fn search(
     };
     sink.outcome.searched = true;
     searcher.search_file(matcher, file, &mut sink)?;
-    Ok(sink.outcome)
+    let mut outcome = sink.outcome;
+    if let Some(sections) = &config.sections {
+        if !outcome.matches.is_empty() {
+            mark_section_ends(searcher, sections, file, &mut outcome.matches)?;
+        }
+    }
+    Ok(outcome)
+}
+
+/// Sets each match's `section_end`: a second pass over the file lists the lines that match a
+/// section pattern, and each match takes the first one after its last line.
+fn mark_section_ends(
+    searcher: &mut Searcher,
+    sections: &RegexMatcher,
+    mut file: &File,
+    matches: &mut [Match],
+) -> io::Result<()> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut boundaries = Vec::new();
+    let mut plain = SearcherBuilder::new();
+    plain.line_number(true).binary_detection(searcher.binary_detection().clone()).bom_sniffing(true);
+    plain.heap_limit(Some(MAX_BUFFER_BYTES)).build().search_file(
+        sections,
+        file,
+        sinks::Bytes(|line, _| {
+            boundaries.push(line);
+            Ok(true)
+        }),
+    )?;
+    for found in matches {
+        let last_line = found.line_number + found.text.matches('\n').count() as u64;
+        let next = boundaries.partition_point(|&line| line <= last_line);
+        found.section_end = boundaries.get(next).copied();
+    }
+    Ok(())
 }
 
 /// The grep-searcher sink that turns callbacks into [`Match`] records.
@@ -209,6 +246,7 @@ impl Collector<'_> {
             truncated,
             unterminated: raw.len() == found.bytes().len(),
             submatches,
+            section_end: None,
             before: std::mem::take(&mut self.pending_before),
             after: Vec::new(),
         }

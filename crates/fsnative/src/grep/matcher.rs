@@ -15,10 +15,36 @@ pub const MAX_COMPILED_BYTES: usize = 16 * 1024 * 1024;
 /// Builds the matcher for `request`, mapping failures to `INVALID_PATTERN` or
 /// `PATTERN_TOO_LARGE`.
 pub(crate) fn build(request: &GrepRequest) -> Result<RegexMatcher> {
-    let patterns = &request.patterns.0;
-    if patterns.is_empty() {
+    if request.patterns.0.is_empty() {
         return Err(Error::new(ErrorCode::InvalidArgument, "at least one pattern is required"));
     }
+    compile(&request.patterns.0, |builder| {
+        builder
+            .case_insensitive(request.case_mode == CaseMode::Insensitive)
+            .case_smart(request.case_mode == CaseMode::Smart)
+            .word(request.word)
+            .fixed_strings(request.fixed_strings)
+            .multi_line(request.multiline);
+        if !request.multiline {
+            builder.line_terminator(Some(b'\n'));
+        }
+    })
+}
+
+/// Builds the matcher of `section_end_patterns` (plain, case-sensitive regexes), if any.
+pub(crate) fn build_sections(request: &GrepRequest) -> Result<Option<RegexMatcher>> {
+    let patterns = &request.section_end_patterns.0;
+    if patterns.is_empty() {
+        return Ok(None);
+    }
+    compile(patterns, |builder| {
+        builder.line_terminator(Some(b'\n'));
+    })
+    .map(Some)
+}
+
+/// Compiles `patterns` under fsnative's size limits, after `configure` set the options.
+fn compile(patterns: &[String], configure: impl FnOnce(&mut RegexMatcherBuilder)) -> Result<RegexMatcher> {
     let total: usize = patterns.iter().map(String::len).sum();
     if total > MAX_PATTERN_BYTES {
         return Err(Error::new(
@@ -27,18 +53,8 @@ pub(crate) fn build(request: &GrepRequest) -> Result<RegexMatcher> {
         ));
     }
     let mut builder = RegexMatcherBuilder::new();
-    builder
-        .case_insensitive(request.case_mode == CaseMode::Insensitive)
-        .case_smart(request.case_mode == CaseMode::Smart)
-        .word(request.word)
-        .fixed_strings(request.fixed_strings)
-        .multi_line(request.multiline)
-        .nest_limit(MAX_PATTERN_NESTING)
-        .size_limit(MAX_COMPILED_BYTES)
-        .dfa_size_limit(MAX_COMPILED_BYTES);
-    if !request.multiline {
-        builder.line_terminator(Some(b'\n'));
-    }
+    builder.nest_limit(MAX_PATTERN_NESTING).size_limit(MAX_COMPILED_BYTES).dfa_size_limit(MAX_COMPILED_BYTES);
+    configure(&mut builder);
     builder.build_many(patterns).map_err(|err| classify(&err.to_string()))
 }
 

@@ -51,6 +51,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
     let matcher = matcher::build(request)?;
+    let sections = matcher::build_sections(request)?;
     let targets = walk::targets(sandbox, &request.paths.0)?;
     let types = walk::types(&request.types.0, &request.types_not.0)?;
     let mut walk_options = Vec::with_capacity(targets.len());
@@ -75,6 +76,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
         root_dirs: &root_dirs,
         request,
         matcher: &matcher,
+        sections: sections.as_ref(),
         control: &control,
         targets: &targets,
         walk_options: &walk_options,
@@ -113,6 +115,8 @@ struct Pipeline<'a> {
     root_dirs: &'a [cap_std::fs::Dir],
     request: &'a GrepRequest,
     matcher: &'a RegexMatcher,
+    /// The section-end matcher, when `section_end_patterns` were given.
+    sections: Option<&'a RegexMatcher>,
     control: &'a Control,
     targets: &'a [Target],
     walk_options: &'a [WalkOptions],
@@ -272,6 +276,7 @@ impl Pipeline<'_> {
     fn work(&self, jobs: &crossbeam_channel::Receiver<Job>, done: &crossbeam_channel::Sender<Done>) {
         let mut searcher = file::searcher(self.request);
         let config = FileSearchConfig {
+            sections: self.sections.cloned(),
             mode: self.request.mode,
             max_columns: self.request.max_columns,
             record_cap: match self.request.mode {
