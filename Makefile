@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python
+.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python bench bench-smoke
 
 PYTHON ?= python3
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
@@ -17,8 +17,9 @@ demo-node:
 demo-python:
 	./python/dev.sh demo "$(STDLIB)"
 
-## Runs every test: formatting, lints, Rust tests and vectors, Node tests, Python tests.
-test: lint test-rust test-node test-python
+## Runs every test: formatting, lints, Rust tests and vectors, Node tests, Python tests, and a
+## tiny run of the benchmark harness so it never rots.
+test: lint test-rust test-node test-python bench-smoke
 
 lint:
 	cargo fmt --all -- --check
@@ -32,3 +33,10 @@ test-node:
 
 test-python:
 	./python/dev.sh test
+
+## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
+bench:
+	./bench/run.sh
+
+bench-smoke:
+	./bench/run.sh --smoke
