@@ -176,11 +176,14 @@ fn is_real_dir(path: &Path) -> bool {
     std::fs::symlink_metadata(path).map(|m| m.file_type().is_dir()).unwrap_or(false)
 }
 
-/// Validates each requested path (read intent) into a [`Target`]; none means every root.
+/// Validates each requested path (read intent) into a [`Target`]; none means every root,
+/// except roots nested inside another root, whose entries that root's walk already covers.
 pub(crate) fn targets(sandbox: &Sandbox, paths: &[String]) -> crate::Result<Vec<Target>> {
     if paths.is_empty() {
-        return Ok((0..sandbox.roots().len())
-            .map(|root| Target { path: sandbox.roots()[root].clone(), root, is_dir: true })
+        let roots = sandbox.roots();
+        return Ok((0..roots.len())
+            .filter(|&i| !roots.iter().any(|other| other != &roots[i] && roots[i].starts_with(other)))
+            .map(|root| Target { path: roots[root].clone(), root, is_dir: true })
             .collect());
     }
     paths
