@@ -1,0 +1,266 @@
+"""Drop-in replacements for the search tools of the ``fs-mcp`` server (PyPI ``fs-mcp`` 1.15.0).
+
+The functions keep fs-mcp's names, parameters and output text, so a prompt written for
+fs-mcp works unchanged, but search with fsnative's core instead of spawning ``rg``::
+
+    from fsnative import fs_mcp
+
+    fs_mcp.initialize(["/repo"])
+    print(fs_mcp.grep_content("class Sandbox", search_path="src"))
+    print(fs_mcp.search_files(".", "*.py"))
+
+``python -m fsnative.fs_mcp DIR...`` runs the real fs-mcp stdio server (the ``fs-mcp``
+package must be installed) with these functions in place of its own, so ``rg`` is not needed.
+
+Where this module differs from fs-mcp on purpose:
+
+- Containment is checked per path component after resolving every symlink: root ``/a/proj``
+  never admits ``/a/proj2``. Denials raise fs-mcp's ``ValueError("Access denied: ...")``,
+  whose list names the user directories only.
+- The system temp dir is not an allowed directory. :func:`validate_path` admits only fs-mcp's
+  own review files (``<tmp>/mcp_review_*/current_*`` and ``future_*``), so its review tools
+  keep working; the rule that admitted any temp path containing ``pytest-`` is gone, and
+  :func:`grep_content` and :func:`search_files` search the user directories only.
+- Results come sorted by path; fs-mcp printed them in rg's parallel (random) order.
+- Section end hints are right: the default patterns find ``def``/``class`` lines (fs-mcp's
+  look for a literal backslash, so every default hint said EOF), they come from the same pass
+  that finds the matches, and a file that is not valid UTF-8 still gets its hints.
+- A pattern beginning with ``-`` is searched as text (rg read it as a flag).
+- Output is bounded: at most :data:`MAX_MATCHES` matches and :data:`MAX_FILES` files, then a
+  note says how to see the rest. fs-mcp capped only each file at 100 matches, and with
+  context lines rg reported up to ``context_lines`` more; here a file gives 100 at most.
+- Lines that are not valid UTF-8 are shown with U+FFFD for the bad bytes (fs-mcp dropped
+  them), ``.gitignore`` applies also outside a git repository, and :func:`search_files`
+  never lists a symlink whose target lies outside the allowed directories.
+- A bad regex or path is reported as ``Error: {fsnative's message}`` instead of
+  ``Error executing ripgrep: {rg's stderr}``, a bad glob as ``Error during search: ...`` with
+  fsnative's message.
+- :func:`search_files` patterns are ripgrep globs made to read like ``pathlib``'s (braces are
+  literal), with three edge cases apart: ``**`` alone and an empty pattern list every file,
+  and an absolute pattern finds nothing (pathlib listed nothing, or raised, respectively).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import List, Optional
+
+from fsnative import FsnativeError, OutsideSandboxError, Sandbox
+
+__all__ = [
+    "DEFAULT_SECTION_PATTERNS",
+    "MAX_FILES",
+    "MAX_MATCHES",
+    "MATCHES_PER_FILE",
+    "SEARCH_TIMEOUT_SECONDS",
+    "grep_content",
+    "initialize",
+    "main",
+    "search_files",
+    "validate_path",
+]
+
+MATCHES_PER_FILE = 100
+"""Matching lines reported per file, as fs-mcp's ``rg --max-count=100``."""
+MAX_MATCHES = 1000
+"""Matches :func:`grep_content` reports in all before it adds a truncation note."""
+MAX_FILES = 1000
+"""Files :func:`search_files` lists before it adds a truncation note."""
+DEFAULT_SECTION_PATTERNS = (r"^\s*def ", r"^\s*class ")
+"""What marks the end of a section when ``section_patterns`` is None: a Python def or class."""
+SEARCH_TIMEOUT_SECONDS = 10
+"""A search that runs longer returns fs-mcp's timeout message."""
+
+_REVIEW_DIR_PREFIX = "mcp_review_"
+_REVIEW_FILE_PREFIXES = ("current_", "future_")
+
+_user_dirs: list[Path] = []
+_sandbox: Sandbox | None = None
+_temp_sandbox: Sandbox | None = None
+
+
+def initialize(directories: List[str]) -> List[Path]:
+    """Sets the allowed directories (the current directory when none is valid) and returns them.
+
+    Each is expanded (``~``) and resolved; one that does not exist or is not a directory is
+    skipped with a warning on stderr. Call it again to replace the set.
+    """
+    global _sandbox, _temp_sandbox
+    resolved: list[Path] = []
+    for directory in directories or [os.getcwd()]:
+        path = Path(directory).expanduser().resolve()
+        if path.is_dir():
+            resolved.append(path)
+        else:
+            print(f"Warning: Skipping invalid directory: {path}", file=sys.stderr)
+    if not resolved:
+        print("Warning: No valid user directories. Defaulting to CWD.", file=sys.stderr)
+        resolved.append(Path.cwd())
+    _sandbox = Sandbox(resolved)
+    _temp_sandbox = Sandbox([tempfile.gettempdir()])
+    _user_dirs[:] = [Path(root) for root in _sandbox.roots]
+    return list(_user_dirs)
+
+
+def validate_path(requested_path: str) -> Path:
+    """The canonical path of ``requested_path`` if it lies inside an allowed directory.
+
+    ``""`` and ``"."`` name the first directory; relative paths resolve against it. A path
+    that does not exist yet is admitted when its nearest existing ancestor is inside.
+    fs-mcp's review files in the temp dir (``mcp_review_*/current_*``, ``future_*``) are
+    admitted too. Anything else raises ``ValueError("Access denied: ...")``.
+    """
+    try:
+        return _inside_user_dirs(requested_path)
+    except ValueError:
+        review_file = _review_file(requested_path)
+        if review_file is None:
+            raise
+        return review_file
+
+
+def grep_content(
+    pattern: str,
+    search_path: str = ".",
+    case_insensitive: bool = False,
+    context_lines: int = 2,
+    section_patterns: Optional[List[str]] = None,
+) -> str:
+    """Finds the lines matching a regular expression under ``search_path``: where to read next.
+
+    Each match is reported as ``File: PATH, Line: N (section end hint: L<n>|EOF)`` followed by
+    the line between ``---`` markers. The hint is the first later line that matches one of
+    ``section_patterns`` (default: a Python ``def`` or ``class``), a good ``end_line`` for
+    ``read_files``; ``section_patterns=[]`` turns hints off. At most 100 matches per file.
+    ``context_lines`` is accepted for compatibility; the report shows matching lines only.
+    """
+    del context_lines  # fs-mcp's report never showed context lines
+    directory = _inside_user_dirs(search_path)
+    patterns = DEFAULT_SECTION_PATTERNS if section_patterns is None else section_patterns
+    try:
+        found = _require_sandbox().grep(
+            pattern,
+            path=str(directory),
+            case_mode="insensitive" if case_insensitive else "sensitive",
+            max_count_per_file=MATCHES_PER_FILE,
+            section_end_patterns=list(patterns),
+            limit=MAX_MATCHES,
+            timeout_ms=SEARCH_TIMEOUT_SECONDS * 1000,
+        )
+    except FsnativeError as error:
+        return f"Error: {error}"
+    if found.truncated == "timeout":
+        return f"Error: Search timed out after {SEARCH_TIMEOUT_SECONDS} seconds. Please try a more specific pattern."
+    blocks = [
+        f"File: {file.path}, Line: {match.line_number}{_hint(match.section_end, bool(patterns))}\n"
+        f"---\n{match.text.strip()}\n---"
+        for file in found.files
+        for match in file.matches
+    ]
+    if not blocks:
+        return "No matches found."
+    if found.truncated == "limit":
+        blocks.append(
+            f"[Output truncated after {MAX_MATCHES} matches, in path order. "
+            "Use a more specific pattern or search_path to see the rest.]"
+        )
+    return "\n\n".join(blocks)
+
+
+def search_files(path: str, pattern: str) -> str:
+    """Lists the files under ``path`` whose path matches a glob pattern, one per line.
+
+    The pattern is matched at any depth (``*.py`` finds every Python file) with ``*``, ``?``
+    and ``[...]``; braces are literal characters, as in ``pathlib``. Names come relative to
+    ``path``, sorted. Hidden and ignored files are included.
+    """
+    directory = _inside_user_dirs(path)
+    try:
+        listed = _require_sandbox().glob(
+            "**/" + pattern.replace("{", "[{]").replace("}", "[}]"),
+            path=str(directory),
+            hidden=True,
+            no_ignore=True,
+            limit=MAX_FILES,
+            timeout_ms=SEARCH_TIMEOUT_SECONDS * 1000,
+        )
+    except FsnativeError as error:
+        return f"Error during search: {error}"
+    names = [entry.relative_path for entry in listed.entries]
+    if not names:
+        return "No matches found."
+    if listed.total > len(names):
+        names.append(
+            f"[Showing the first {len(names)} of {listed.total} files. "
+            "Use a more specific pattern or path to see the rest.]"
+        )
+    return "\n".join(names)
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    """Runs fs-mcp's stdio server on the directories in ``argv`` with this module's tools.
+
+    ``grep_content`` and ``search_files`` are replaced, and every other tool validates its
+    paths with :func:`validate_path`. Needs the ``fs-mcp`` package; ``rg`` is not used.
+    """
+    directories = sys.argv[1:] if argv is None else argv
+    # fs-mcp's initialize prints notices (such as "ripgrep is not installed") on stdout,
+    # which is the protocol channel of a stdio server.
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            from fs_mcp import server  # type: ignore[import-untyped]
+        except ModuleNotFoundError as missing:
+            raise SystemExit(f"python -m fsnative.fs_mcp needs fs-mcp: pip install fs-mcp ({missing})") from None
+        server.initialize(directories)
+    initialize(directories)
+    server.validate_path = validate_path
+    for tool in (grep_content, search_files):
+        server.mcp.remove_tool(tool.__name__)
+        server.mcp.tool(tool)
+    server.mcp.run()
+
+
+def _require_sandbox() -> Sandbox:
+    if _sandbox is None:
+        raise RuntimeError("call fsnative.fs_mcp.initialize(directories) first")
+    return _sandbox
+
+
+def _inside_user_dirs(requested_path: str) -> Path:
+    sandbox = _require_sandbox()
+    if requested_path in ("", "."):
+        return _user_dirs[0]
+    try:
+        return Path(sandbox.validate_path(requested_path, intent="write"))
+    except OutsideSandboxError:
+        raise ValueError(
+            f"Access denied: {requested_path} is outside allowed directories: {_user_dirs}"
+        ) from None
+
+
+def _review_file(requested_path: str) -> Path | None:
+    """The path if it names a file of one of fs-mcp's review sessions in the temp dir."""
+    if _temp_sandbox is None or not os.path.isabs(os.path.expanduser(requested_path)):
+        return None
+    try:
+        path = Path(_temp_sandbox.validate_path(requested_path, intent="write"))
+    except FsnativeError:
+        return None
+    parts = path.relative_to(_temp_sandbox.roots[0]).parts
+    if len(parts) == 2 and parts[0].startswith(_REVIEW_DIR_PREFIX) and parts[1].startswith(_REVIEW_FILE_PREFIXES):
+        return path
+    return None
+
+
+def _hint(section_end: int | None, enabled: bool) -> str:
+    if not enabled:
+        return ""
+    return f" (section end hint: {'EOF' if section_end is None else f'L{section_end}'})"
+
+
+if __name__ == "__main__":
+    main()
