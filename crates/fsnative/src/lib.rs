@@ -46,7 +46,7 @@ pub mod render;
 
 pub use control::CancelToken;
 pub use error::{catch_panic, Error, ErrorCode, Result};
-pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
+pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
 pub use request::{
     CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
     DEFAULT_GREP_LIMIT,

@@ -171,7 +171,7 @@ pub struct GrepRequest {
     pub cursor: Option<String>,
     /// Give up after this many milliseconds and return what was found, flagged `timeout`.
     pub timeout_ms: Option<u64>,
-    /// Worker threads (default: the number of CPUs).
+    /// Worker threads (default: the number of CPUs; at most [`MAX_THREADS`](crate::MAX_THREADS)).
     pub threads: Option<usize>,
 }
 

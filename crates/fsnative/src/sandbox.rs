@@ -245,9 +245,13 @@ pub(crate) fn resolve(path: &Path) -> Result<Resolution> {
                                 ),
                             ));
                         }
-                        let target =
-                            std::fs::read_link(&candidate).map_err(|e| Error::from_io(&e, &candidate))?;
-                        push_front_components(&mut pending, &target);
+                        match std::fs::read_link(&candidate) {
+                            Ok(target) => push_front_components(&mut pending, &target),
+                            // Swapped for something else since lstat: look at it again (each
+                            // retry counts as a hop, so a flipping entry cannot loop forever).
+                            Err(err) if err.raw_os_error() == Some(libc::EINVAL) => pending.push_front(name),
+                            Err(err) => return Err(Error::from_io(&err, &candidate)),
+                        }
                     }
                     Ok(meta) => {
                         if !meta.is_dir() && !pending.is_empty() {

@@ -38,6 +38,9 @@ fn sockets_fifos_and_device_links_are_skipped_and_counted() {
     let followed = sandbox.grep(&GrepRequest { follow_links: true, ..GrepRequest::new("needle") }).unwrap();
     assert_eq!(followed.total_matches, 1);
     assert_eq!(followed.stats.skipped_outside, 1, "the link to /dev/zero");
+    let named =
+        sandbox.grep(&GrepRequest { paths: ["server.sock"].into_iter().collect(), ..GrepRequest::new("x") });
+    assert_eq!(named.unwrap().stats.skipped_special, 1, "a socket named as the scope");
     let listed = sandbox.glob(&GlobRequest::new("*")).unwrap();
     let names: Vec<_> =
         listed.entries.iter().map(|e| e.relative_path.to_string_lossy().into_owned()).collect();
@@ -107,4 +110,15 @@ fn non_utf8_names_are_found_and_never_rewritten() {
     assert_eq!(json["files"][0]["relative_path"], serde_json::json!({ "bytes": "Y2Fm6S50eHQ=" }));
     let listed = sandbox.glob(&GlobRequest::new("*.txt")).unwrap();
     assert_eq!(listed.entries[0].relative_path.as_os_str(), name);
+}
+
+#[test]
+fn an_absurd_thread_count_is_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "needle\n").unwrap();
+    for threads in [1usize << 62, 1_000_000_000] {
+        let found =
+            sandbox(dir.path()).grep(&GrepRequest { threads: Some(threads), ..GrepRequest::new("needle") });
+        assert_eq!(found.unwrap().total_matches, 1);
+    }
 }

@@ -93,7 +93,12 @@ pub(crate) fn open_roots(sandbox: &Sandbox) -> crate::Result<Vec<Dir>> {
 pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Result<Option<File>> {
     let mut options = cap_std::fs::OpenOptions::new();
     options.read(true).nonblock(true).follow(if follow { FollowSymlinks::Yes } else { FollowSymlinks::No });
-    let file = root.open_with(relative, &options)?.into_std();
+    let file = match root.open_with(relative, &options) {
+        Ok(file) => file.into_std(),
+        // A socket cannot be opened at all: it is a special file like a FIFO or a device.
+        Err(err) if err.raw_os_error() == Some(libc::ENXIO) => return Ok(None),
+        Err(err) => return Err(err),
+    };
     Ok(file.metadata()?.is_file().then_some(file))
 }
 

@@ -128,6 +128,10 @@ struct Pipeline<'a> {
     window: Window,
 }
 
+/// The most worker threads one grep starts, whatever `threads` asks for (the answer does not
+/// depend on the thread count; an absurd request must not exhaust memory or threads).
+pub const MAX_THREADS: usize = 256;
+
 /// How many files may be queued, searched or waiting to be put back in order at once. This
 /// bounds memory: each waiting file holds at most `limit + 1` matches.
 const WINDOW: u64 = 256;
@@ -172,7 +176,8 @@ impl Pipeline<'_> {
             .request
             .threads
             .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()));
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
+            .min(MAX_THREADS);
         let mut page = Page { position: self.resume.cloned(), ..Page::default() };
         if let Some(reason) = self.control.interruption() {
             page.truncated = Some(reason);
