@@ -55,16 +55,39 @@ function optionsJson(options, name = 'options') {
     throw typeError(name, 'an object', options);
   }
   let option = '';
-  return JSON.stringify(options, function check(key, value) {
+  // How deep each object or array lies: JSON.stringify itself would overflow the stack (a
+  // RangeError) on a value nested thousands deep before the core could refuse it.
+  const levels = new WeakMap();
+  try {
+    return JSON.stringify(options, check);
+  } catch (err) {
+    if (err instanceof TypeError && err.code === undefined) {
+      // A value that contains itself.
+      throw codedTypeError('ERR_INVALID_ARG_VALUE', `The "${option}" option cannot be converted to JSON: ${err.message.split('\n')[0]}`);
+    }
+    throw err;
+  }
+
+  function check(key, value) {
     if (this === options) {
       option = key;
     }
+    const level = (levels.get(this) ?? 0) + 1;
     if (key !== '') {
       checkJsonValue(this[key], option);
+      if (level > MAX_NESTING) {
+        throw codedTypeError('ERR_INVALID_ARG_VALUE', `The "${option}" option is nested more than ${MAX_NESTING} levels deep`);
+      }
+    }
+    if (typeof value === 'object' && value !== null) {
+      levels.set(value, level);
     }
     return value;
-  });
+  }
 }
+
+/** Options hold strings or lists of strings; anything nested this deep is not one. */
+const MAX_NESTING = 16;
 
 function checkJsonValue(value, option) {
   const what = typeof value;

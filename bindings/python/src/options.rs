@@ -35,7 +35,7 @@ pub fn decode_kwargs<T: DeserializeOwned>(
 ) -> PyResult<T> {
     let mut positional = Map::new();
     for &(name, value) in fixed {
-        positional.insert(name.to_owned(), to_json(value).map_err(|p| argument_error(py, call, name, p))?);
+        positional.insert(name.to_owned(), to_json(value, 0).map_err(|p| argument_error(py, call, name, p))?);
     }
     let mut keywords = Vec::new();
     for (key, value) in options.into_iter().flat_map(|options| options.iter()) {
@@ -43,7 +43,7 @@ pub fn decode_kwargs<T: DeserializeOwned>(
         if positional.contains_key(&name) {
             return Err(PyTypeError::new_err(format!("{call}() got multiple values for argument '{name}'")));
         }
-        let value = to_json(&value).map_err(|p| argument_error(py, call, &name, p))?;
+        let value = to_json(&value, 0).map_err(|p| argument_error(py, call, &name, p))?;
         keywords.push((name, value));
     }
     let mut all = positional.clone();
@@ -86,7 +86,7 @@ fn explain<T: DeserializeOwned>(
 /// Decodes one argument (`intent="read"`) into `T`.
 pub fn decode_argument<T: DeserializeOwned>(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
     let py = value.py();
-    let value = to_json(value).map_err(|p| argument_error(py, call, name, p))?;
+    let value = to_json(value, 0).map_err(|p| argument_error(py, call, name, p))?;
     serde_json::from_value(value).map_err(|e| argument_error(py, call, name, classify(e.to_string())))
 }
 
@@ -146,9 +146,19 @@ fn quoted_name<'a>(message: &'a str, start: &str) -> Option<&'a str> {
     message.strip_prefix(start)?.split('`').next()
 }
 
+/// How deep lists may nest in an argument. Arguments are strings or lists of strings; the
+/// bound keeps a list that contains itself (or one nested thousands deep) from recursing
+/// until the stack overflows and the interpreter dies.
+const MAX_NESTING: usize = 16;
+
 /// A Python argument value as JSON-like data: `None`, `bool`, `int`, `float`, `str`,
-/// `os.PathLike` (as its `str` path), and lists or tuples of those.
-fn to_json(value: &Bound<'_, PyAny>) -> Result<Value, Problem> {
+/// `os.PathLike` (as its `str` path), and lists or tuples of those, `depth` lists deep.
+fn to_json(value: &Bound<'_, PyAny>, depth: usize) -> Result<Value, Problem> {
+    if depth > MAX_NESTING {
+        return Err(Problem::Type(format!(
+            "lists nested more than {MAX_NESTING} deep (or a list that contains itself) are not accepted here"
+        )));
+    }
     if value.is_none() {
         Ok(Value::Null)
     } else if let Ok(flag) = value.cast::<PyBool>() {
@@ -171,11 +181,11 @@ fn to_json(value: &Bound<'_, PyAny>) -> Result<Value, Problem> {
             Problem::Value("the string is not valid UTF-8 (it has surrogate escapes)".to_owned())
         })
     } else if let Ok(list) = value.cast::<PyList>() {
-        list.iter().map(|item| to_json(&item)).collect()
+        list.iter().map(|item| to_json(&item, depth + 1)).collect()
     } else if let Ok(tuple) = value.cast::<PyTuple>() {
-        tuple.iter().map(|item| to_json(&item)).collect()
+        tuple.iter().map(|item| to_json(&item, depth + 1)).collect()
     } else if let Some(path) = str_fspath(value) {
-        to_json(&path)
+        to_json(&path, depth + 1)
     } else {
         let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         Err(Problem::Type(format!("{kind} is not accepted here")))
