@@ -1,0 +1,86 @@
+"""Shared pieces of the Python benchmark scripts: settings, interleaved timing, raw records."""
+
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"
+WARMUP = 1 if SMOKE else 2
+REPS = 2 if SMOKE else 10
+RAW = BENCH / "results" / ("raw-smoke" if SMOKE else "raw")
+SCENARIOS = json.loads((BENCH / "scenarios.json").read_text())
+RG = os.environ.get("BENCH_RG", str(BENCH / ".venv" / "bin" / "rg"))
+
+
+def trees(*wanted):
+    """The corpora to run on: only the small one in a smoke run."""
+    return [t for t in wanted if t == "small"] if SMOKE else list(wanted)
+
+
+def corpus(tree):
+    return BENCH / "corpora" / tree
+
+
+def patterns_of(case, tree):
+    """A case's patterns for a tree, always as a list."""
+    patterns = case["patterns"]
+    if isinstance(patterns, dict):
+        patterns = patterns[tree]
+    return [patterns] if isinstance(patterns, str) else list(patterns)
+
+
+def interleaved(impls):
+    """Times each implementation in turn within every round (warm-up rounds first, not kept).
+
+    `impls` maps a name to a callable returning (matches, files). The starting implementation
+    rotates from round to round so none always runs right after another. Returns name ->
+    {"samples": [...], "matches": n, "files": n}.
+    """
+    names = list(impls)
+    runs = {name: {"samples": []} for name in names}
+    for round_index in range(WARMUP + REPS):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            start = time.perf_counter()
+            matches, files = impls[name]()
+            elapsed_ms = (time.perf_counter() - start) * 1000
+            if round_index >= WARMUP:
+                runs[name]["samples"].append(round(elapsed_ms, 3))
+            runs[name].update(matches=matches, files=files)
+    return runs
+
+
+def record(suite, tree, case_id, title, runs, baseline_of, notes=None, unit="ms", same_work_of=None):
+    """Turns `interleaved` output into report rows; `baseline_of(name)` lists the fsnative runs
+    a peer is compared with (empty for fsnative runs themselves); `same_work_of(name)` those of
+    them whose match counts must equal the peer's (default: all)."""
+    notes = notes or {}
+    rows = []
+    for name, run in runs.items():
+        rows.append(
+            {
+                "suite": suite,
+                "tree": tree,
+                "case": case_id,
+                "title": title,
+                "impl": name,
+                "baselines": baseline_of(name),
+                "same_work": (same_work_of or baseline_of)(name),
+                "median": statistics.median(run["samples"]),
+                "unit": unit,
+                **run,
+                "note": notes.get(name, ""),
+            }
+        )
+        print(f"{suite:12} {tree:6} {case_id:16} {name:28} {rows[-1]['median']:10.2f} {unit}  "
+              f"{run['matches']} matches in {run['files']} files", file=sys.stderr, flush=True)
+    return rows
+
+
+def save(suite, rows):
+    RAW.mkdir(parents=True, exist_ok=True)
+    (RAW / f"{suite}.json").write_text(json.dumps(rows, indent=1))

@@ -1,0 +1,245 @@
+"""Writes the benchmark report from the raw rows: results/latest.md (smoke.md for a smoke run),
+one table per suite and tree, the targets met or not, and one SVG chart per suite."""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+from importlib import metadata
+from math import log10
+from pathlib import Path
+
+from measure import BENCH, RAW, REPS, RG, SMOKE, WARMUP
+
+RESULTS = BENCH / "results"
+SUITES = {
+    "grep-python": "Grep from Python",
+    "grep-node": "Grep from Node",
+    "engine": "Engine: fsgrep (the core, -c/-l) vs the rg CLI",
+    "glob-python": "Glob from Python",
+    "glob-node": "Glob from Node",
+    "memory": "Memory",
+}
+PEER_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#b07aa1"]
+
+
+def load_rows():
+    rows = []
+    for suite in SUITES:
+        path = RAW / f"{suite}.json"
+        if path.exists():
+            rows += json.loads(path.read_text())
+    return rows
+
+
+def index(rows):
+    return {(r["suite"], r["tree"], r["case"], r["impl"]): r for r in rows}
+
+
+def speedup(row, by_key):
+    """How many times faster the best of a peer's fsnative baselines is than the peer."""
+    baselines = [by_key[(row["suite"], row["tree"], row["case"], b)] for b in row["baselines"]]
+    return row["median"] / min(b["median"] for b in baselines) if baselines else None
+
+
+def mismatch(row, by_key, limited):
+    """A note when a peer did different work than its fsnative baseline (different counts)."""
+    notes = []
+    for name in row.get("same_work", row["baselines"]):
+        base = by_key[(row["suite"], row["tree"], row["case"], name)]
+        if base["matches"] != row["matches"] or (not limited and base["files"] != row["files"]):
+            notes.append(f"**count mismatch** vs {name}: {base['matches']}/{base['files']}")
+    return "; ".join(notes)
+
+
+def fmt(value, unit):
+    return f"{value:.2f} {unit}" if value < 100 else f"{value:.0f} {unit}"
+
+
+def tables(rows, by_key, scenarios):
+    out = []
+    for suite, heading in SUITES.items():
+        suite_rows = [r for r in rows if r["suite"] == suite]
+        if not suite_rows:
+            continue
+        out.append(f"## {heading}\n\n![{heading}]({suite}.svg)\n" if suite != "memory" else f"## {heading}\n")
+        for tree in dict.fromkeys(r["tree"] for r in suite_rows):
+            out.append(f"### {tree} tree\n")
+            out.append("| case | implementation | median | spread (min–max) | matches / files | fsnative ÷ peer | note |")
+            out.append("|---|---|---:|---:|---:|---:|---|")
+            for row in (r for r in suite_rows if r["tree"] == tree):
+                unit = row["unit"]
+                ratio = speedup(row, by_key)
+                limited = scenarios.get(row["case"], {}).get("limit") is not None or row["case"] == "fs_mcp"
+                ratio_text = f"{1 / ratio:.3f} ({ratio:.1f}× faster)" if ratio and ratio >= 1 else (
+                    f"{1 / ratio:.2f} ({1 / ratio:.2f}× slower)" if ratio else "")
+                notes = "; ".join(n for n in (row["note"], mismatch(row, by_key, limited)) if n)
+                samples = row["samples"]
+                out.append(
+                    f"| {row['title']} | {row['impl']} | {fmt(row['median'], unit)} | "
+                    f"{fmt(min(samples), unit)} – {fmt(max(samples), unit)} | {row['matches']} / {row['files']} | "
+                    f"{ratio_text} | {notes} |"
+                )
+            out.append("")
+    return out
+
+
+def target_checks(rows, by_key):
+    """(target, evidence, met) for each target of the issue, from the rows of this run."""
+
+    def speedups(suite, tree, impl, cases=None):
+        return [(r["case"], speedup(r, by_key)) for r in rows
+                if r["suite"] == suite and r["tree"] == tree and r["impl"] == impl and (cases is None or r["case"] in cases)]
+
+    def same_output_speedups(impl):
+        """A peer's ratio against the fsnative run that did the same work (its `same_work`)."""
+        return [(r["case"], r["median"] / min(by_key[(r["suite"], r["tree"], r["case"], b)]["median"] for b in r["same_work"]))
+                for r in rows if r["suite"] == "grep-python" and r["tree"] == "medium" and r["impl"] == impl]
+
+    def at_least(label, pairs, factor):
+        if not pairs:
+            return None
+        worst_case, worst = min(pairs, key=lambda p: p[1])
+        evidence = ", ".join(f"{case} {value:.1f}×" for case, value in pairs)
+        return label, f"worst {worst:.2f}× ({worst_case}); {evidence}", worst >= factor
+
+    checks = [
+        at_least("small tree, any grep: ≥ 10× faster than subprocess rg (Python)",
+                 speedups("grep-python", "small", "rg --json subprocess"), 10),
+        at_least("small tree, any grep: ≥ 10× faster than subprocess rg (Node)",
+                 speedups("grep-node", "small", "rg --json subprocess"), 10),
+        at_least("medium tree, limit 100: ≥ 2× faster than subprocess rg (Python)",
+                 speedups("grep-python", "medium", "rg --json subprocess", {"common_limit"}), 2),
+        at_least("medium tree, limit 100: ≥ 1.5× faster than subprocess rg (Node)",
+                 speedups("grep-node", "medium", "rg --json subprocess", {"common_limit"}), 1.5),
+        at_least("medium tree: ≥ 10× faster than fs-mcp's grep_content on `def test_` (fsnative with limit 100)",
+                 speedups("grep-python", "medium", "fs-mcp grep_content"), 10),
+        at_least("… and with fsnative producing fs-mcp's full output (same matches, context, section ends)",
+                 same_output_speedups("fs-mcp grep_content"), 10),
+        at_least("engine, medium tree: no slower than 1.1× the rg CLI",
+                 speedups("engine", "medium", "rg"), 1 / 1.1),
+        at_least("engine, large tree: no slower than 1.1× the rg CLI", speedups("engine", "large", "rg"), 1 / 1.1),
+    ]
+    for tree in ("small", "medium"):
+        checks.append(at_least(f"{tree} tree, every grep: faster than python-ripgrep",
+                               speedups("grep-python", tree, "python-ripgrep"), 1.0))
+    js_peers = [speedup(r, by_key) for r in rows if r["suite"] == "glob-node" and r["tree"] == "large" and r["baselines"]]
+    if js_peers:
+        checks.append(("glob, large tree: ≥ 2× faster than the fastest JS peer",
+                       f"{min(js_peers):.2f}× the fastest", min(js_peers) >= 2))
+    checks.append(at_least("glob, large tree: ≥ 5× faster than Path.rglob",
+                           speedups("glob-python", "large", "Path.rglob"), 5))
+    memory = [r for r in rows if r["suite"] == "memory" and r["tree"] == "large"]
+    if memory:
+        worst = max(max(r["samples"]) for r in memory)
+        checks.append(("memory: the match-everything grep with limit 100 adds < 64 MB",
+                       ", ".join(f"{r['impl']} max {max(r['samples']):.1f} MiB" for r in memory), worst < 64))
+    return [c for c in checks if c]
+
+
+def chart(suite, rows, by_key):
+    """Horizontal bars on a log scale: how many times faster fsnative is than each peer."""
+    bars = [(f"{r['tree']} · {r['title']} · {r['impl']}", speedup(r, by_key), r["impl"])
+            for r in rows if r["suite"] == suite and r["baselines"]]
+    if not bars:
+        return None
+    colours = {impl: PEER_COLOURS[i % len(PEER_COLOURS)] for i, impl in enumerate(dict.fromkeys(b[2] for b in bars))}
+    label_width, plot_width, bar_height, top = 430, 420, 18, 54
+    low, high = 0.1, max(100.0, max(b[1] for b in bars) * 1.2)
+
+    def x(value):
+        return label_width + plot_width * (log10(max(value, low)) - log10(low)) / (log10(high) - log10(low))
+
+    height = top + len(bars) * (bar_height + 4) + 30
+    svg = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + plot_width + 80}" height="{height}" '
+        'font-family="sans-serif" font-size="11">',
+        '<rect width="100%" height="100%" fill="white"/>',
+        f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(SUITES[suite])}</text>',
+        '<text x="10" y="34">How many times faster fsnative is than each peer (median ÷ median, log scale); '
+        "right of the black 1× line, fsnative wins.</text>",
+    ]
+    for tick in (0.1, 0.5, 1, 2, 5, 10, 20, 50, 100, 1000, 10000):
+        if tick <= high:
+            svg.append(f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{height - 24}" '
+                       f'stroke="{"#000" if tick == 1 else "#ddd"}"/>')
+            svg.append(f'<text x="{x(tick):.1f}" y="{height - 10}" text-anchor="middle">{tick:g}×</text>')
+    for i, (label, value, impl) in enumerate(bars):
+        y = top + i * (bar_height + 4)
+        start, end = sorted((x(1), x(value)))
+        svg.append(f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
+        svg.append(f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" height="{bar_height}" '
+                   f'fill="{colours[impl]}"/>')
+        svg.append(f'<text x="{end + 4:.1f}" y="{y + 13}">{value:.2f}×</text>')
+    svg.append("</svg>")
+    return "\n".join(svg) + "\n"
+
+
+def escape(text):
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("`", "")
+
+
+def command_output(command):
+    try:
+        return subprocess.run(command, stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unavailable"
+
+
+def machine_and_versions():
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())
+    memory_gib = int(Path("/proc/meminfo").read_text().split()[1]) / 1024 / 1024
+    node_modules = BENCH / "node" / "node_modules"
+    js_versions = ", ".join(
+        f"{name} {json.loads((node_modules / name / 'package.json').read_text())['version']}"
+        for name in ("fast-glob", "tinyglobby", "glob"))
+    py_versions = ", ".join(f"{name} {metadata.version(name)}"
+                            for name in ("fsnative", "ripgrep", "fs-mcp", "python-ripgrep", "wcmatch"))
+    return [
+        f"- machine: {cpu}, {os.cpu_count()} CPUs, {memory_gib:.0f} GiB, Linux {platform.release()}",
+        f"- Python {platform.python_version()}; {py_versions}",
+        f"- Node {command_output(['node', '--version'])}; {js_versions}",
+        f"- rg: {command_output([RG, '--version']).splitlines()[0]} ({RG})",
+        f"- fsnative commit {command_output(['git', '-C', str(BENCH.parent), 'rev-parse', '--short', 'HEAD'])} "
+        "(working tree as built)",
+        f"- {WARMUP} warm-up rounds, then {REPS} measured rounds; in each round every implementation runs once, "
+        "the starting one rotating. Medians; spread is min–max.",
+    ]
+
+
+def main():
+    scenarios = json.loads((BENCH / "scenarios.json").read_text())
+    rows = load_rows()
+    by_key = index(rows)
+    checks = target_checks(rows, by_key)
+    lines = [
+        "# fsnative benchmarks" + (" (smoke run: small tree, 2 rounds)" if SMOKE else ""),
+        "",
+        "Written by `make bench` (`bench/run.sh`); see bench/README.md for what each scenario does. "
+        "Ratios come from one run, peers interleaved; absolute times drift on shared machines.",
+        "",
+        *machine_and_versions(),
+        "",
+        "## Targets",
+        "",
+        "| target | evidence (peer median ÷ fsnative median) | met |",
+        "|---|---|---|",
+        *(f"| {label} | {evidence} | {'met' if met else '**not met**'} |" for label, evidence, met in checks),
+        "",
+        *tables(rows, by_key, scenarios),
+    ]
+    output_dir = RESULTS / "smoke" if SMOKE else RESULTS
+    output_dir.mkdir(parents=True, exist_ok=True)
+    report = output_dir / ("smoke.md" if SMOKE else "latest.md")
+    report.write_text("\n".join(lines))
+    for suite in SUITES:
+        svg = chart(suite, rows, by_key)
+        if svg:
+            (output_dir / f"{suite}.svg").write_text(svg)
+    print(f"wrote {report}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The benchmark harness (make bench / make bench-smoke):
+#   ./bench/run.sh           prepare the corpora, run every scenario, write bench/results/latest.md + SVG charts
+#   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
+# Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative from ./python)
+# and npm (bench/node/package-lock.json); fsnative for Node is ../npm as ./npm/dev.sh builds it.
+set -euo pipefail
+
+bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$bench")"
+venv="$bench/.venv"
+pip_quiet=(--quiet --disable-pip-version-check)
+
+case "${1:-}" in
+--smoke) export BENCH_SMOKE=1 ;;
+"") export BENCH_SMOKE=0 ;;
+*)
+    echo "usage: $0 [--smoke]" >&2
+    exit 2
+    ;;
+esac
+
+# Installs are skipped when nothing changed, so a smoke run after the first needs no network.
+stamp="$venv/.installed"
+if [[ ! -f "$stamp" || "$bench/requirements.txt" -nt "$stamp" ]]; then
+    [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
+    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$bench/requirements.txt"
+    touch "$stamp"
+fi
+echo "building fsnative for Python, Node and the fsgrep example (release)" >&2
+"$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "$repo/python"
+node "$repo/npm/scripts/build-addon.js" >/dev/null
+(cd "$bench/node" && { [[ -d node_modules ]] || npm ci --no-audit --no-fund; })
+cargo build --quiet --release --locked --example fsgrep --manifest-path "$repo/Cargo.toml"
+
+# rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH.
+export PATH="$venv/bin:$PATH"
+cd "$bench"
+if [[ "$BENCH_SMOKE" == 1 ]]; then
+    python corpora.py small
+else
+    python corpora.py small medium large
+fi
+rm -rf "$bench/results/raw$([[ "$BENCH_SMOKE" == 1 ]] && echo -smoke)"
+python grep_python.py
+node node/grep.mjs
+python engine.py
+python glob_python.py
+node node/glob.mjs
+python memory.py
+python report.py
