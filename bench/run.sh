@@ -35,6 +35,10 @@ cargo build --quiet --release --locked --example fsgrep --manifest-path "$repo/C
 
 # rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH.
 export PATH="$venv/bin:$PATH"
+# fs-mcp refuses paths under the system temp dir (unless they contain `pytest-`), so a checkout
+# under /tmp would have its corpora refused: give the run a temp dir of its own instead.
+export TMPDIR="$bench/.tmp"
+mkdir -p "$TMPDIR"
 cd "$bench"
 if [[ "$BENCH_SMOKE" == 1 ]]; then
     python corpora.py small
