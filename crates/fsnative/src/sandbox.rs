@@ -4,8 +4,10 @@ use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::grep::MatcherCache;
 
 /// The most symlinks one resolution may follow (as Linux and cap-std allow).
 pub const MAX_SYMLINK_HOPS: usize = 40;
@@ -37,6 +39,8 @@ pub enum Intent {
 #[derive(Clone, Debug)]
 pub struct Sandbox {
     roots: Vec<PathBuf>,
+    /// Compiled grep patterns kept for reuse by every clone of this sandbox.
+    matchers: Arc<MatcherCache>,
 }
 
 /// How far [`resolve`] got through a path.
@@ -90,7 +94,12 @@ impl Sandbox {
         if canonical.is_empty() {
             return Err(Error::new(ErrorCode::InvalidArgument, "a sandbox needs at least one root"));
         }
-        Ok(Sandbox { roots: canonical })
+        Ok(Sandbox { roots: canonical, matchers: Arc::default() })
+    }
+
+    /// The compiled-pattern cache grep uses.
+    pub(crate) fn matchers(&self) -> &MatcherCache {
+        &self.matchers
     }
 
     /// The canonical roots, in the order given.

@@ -1,5 +1,7 @@
 //! Compiling grep patterns, with limits that make hostile patterns fail fast.
 
+use std::sync::Mutex;
+
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 
 use crate::error::{Error, ErrorCode, Result};
@@ -12,12 +14,87 @@ pub const MAX_PATTERN_NESTING: u32 = 128;
 /// Largest compiled program accepted (bytes of the regex engine's NFA).
 pub const MAX_COMPILED_BYTES: usize = 16 * 1024 * 1024;
 
+/// How many compiled matchers a sandbox keeps for reuse.
+const CACHED_MATCHERS: usize = 32;
+
+/// Everything that decides how patterns compile.
+#[derive(Clone, PartialEq, Eq)]
+struct MatcherKey {
+    patterns: Vec<String>,
+    case_mode: CaseMode,
+    word: bool,
+    fixed_strings: bool,
+    multiline: bool,
+    /// The section-end matcher of `section_end_patterns` (plain regexes).
+    sections: bool,
+}
+
+/// Recently compiled matchers, so a repeated search (the next page, the same section
+/// patterns on every call) does not compile its regexes again. Compiling a Unicode-aware
+/// pattern can cost milliseconds, more than searching a small tree.
+#[derive(Default)]
+pub(crate) struct MatcherCache {
+    /// Most recently used last.
+    entries: Mutex<Vec<(MatcherKey, RegexMatcher)>>,
+}
+
+impl std::fmt::Debug for MatcherCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cached = self.entries.lock().map_or(0, |entries| entries.len());
+        write!(f, "MatcherCache({cached} matchers)")
+    }
+}
+
+impl MatcherKey {
+    /// The key of `request`'s own patterns.
+    fn of(request: &GrepRequest) -> MatcherKey {
+        MatcherKey {
+            patterns: request.patterns.0.clone(),
+            case_mode: request.case_mode,
+            word: request.word,
+            fixed_strings: request.fixed_strings,
+            multiline: request.multiline,
+            sections: false,
+        }
+    }
+}
+
+impl MatcherCache {
+    /// The cached matcher for `key`, or the one `compile` builds (then cached).
+    fn get_or_compile(
+        &self,
+        key: MatcherKey,
+        compile: impl FnOnce() -> Result<RegexMatcher>,
+    ) -> Result<RegexMatcher> {
+        {
+            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(index) = entries.iter().position(|(k, _)| k == &key) {
+                let entry = entries.remove(index);
+                let matcher = entry.1.clone();
+                entries.push(entry);
+                return Ok(matcher);
+            }
+        }
+        let matcher = compile()?;
+        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
+        if entries.len() >= CACHED_MATCHERS {
+            entries.remove(0);
+        }
+        entries.push((key, matcher.clone()));
+        Ok(matcher)
+    }
+}
+
 /// Builds the matcher for `request`, mapping failures to `INVALID_PATTERN` or
 /// `PATTERN_TOO_LARGE`.
-pub(crate) fn build(request: &GrepRequest) -> Result<RegexMatcher> {
+pub(crate) fn build(cache: &MatcherCache, request: &GrepRequest) -> Result<RegexMatcher> {
     if request.patterns.0.is_empty() {
         return Err(Error::new(ErrorCode::InvalidArgument, "at least one pattern is required"));
     }
+    cache.get_or_compile(MatcherKey::of(request), || build_uncached(request))
+}
+
+fn build_uncached(request: &GrepRequest) -> Result<RegexMatcher> {
     compile(&request.patterns.0, |builder| {
         builder
             .case_insensitive(request.case_mode == CaseMode::Insensitive)
@@ -32,15 +109,25 @@ pub(crate) fn build(request: &GrepRequest) -> Result<RegexMatcher> {
 }
 
 /// Builds the matcher of `section_end_patterns` (plain, case-sensitive regexes), if any.
-pub(crate) fn build_sections(request: &GrepRequest) -> Result<Option<RegexMatcher>> {
+pub(crate) fn build_sections(cache: &MatcherCache, request: &GrepRequest) -> Result<Option<RegexMatcher>> {
     let patterns = &request.section_end_patterns.0;
     if patterns.is_empty() {
         return Ok(None);
     }
-    compile(patterns, |builder| {
-        builder.line_terminator(Some(b'\n'));
-    })
-    .map(Some)
+    let key = MatcherKey {
+        patterns: patterns.clone(),
+        case_mode: CaseMode::Sensitive,
+        word: false,
+        fixed_strings: false,
+        multiline: false,
+        sections: true,
+    };
+    let compile_sections = || {
+        compile(patterns, |builder| {
+            builder.line_terminator(Some(b'\n'));
+        })
+    };
+    cache.get_or_compile(key, compile_sections).map(Some)
 }
 
 /// Compiles `patterns` under fsnative's size limits, after `configure` set the options.
@@ -65,5 +152,42 @@ fn classify(message: &str) -> Error {
         Error::new(ErrorCode::PatternTooLarge, format!("pattern too large: {message}"))
     } else {
         Error::new(ErrorCode::InvalidPattern, format!("invalid pattern: {message}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_request_reuses_its_matcher_and_errors_are_not_kept() {
+        let cache = MatcherCache::default();
+        let request = GrepRequest::new(r"def \w+_\w+\(self");
+        let mut compiled = 0;
+        for _ in 0..3 {
+            cache
+                .get_or_compile(MatcherKey::of(&request), || {
+                    compiled += 1;
+                    build_uncached(&request)
+                })
+                .unwrap();
+        }
+        assert_eq!(compiled, 1);
+        assert!(build(&cache, &GrepRequest::new("(")).is_err());
+        assert!(build(&cache, &GrepRequest::new("(")).is_err());
+        let word = GrepRequest { word: true, ..request.clone() };
+        assert!(build(&cache, &word).is_ok());
+        assert_eq!(cache.entries.lock().unwrap().len(), 2, "options are part of the key");
+    }
+
+    #[test]
+    fn the_least_recently_used_matcher_leaves_first() {
+        let cache = MatcherCache::default();
+        for n in 0..CACHED_MATCHERS + 5 {
+            build(&cache, &GrepRequest::new(format!("p{n}"))).unwrap();
+        }
+        let entries = cache.entries.lock().unwrap();
+        assert_eq!(entries.len(), CACHED_MATCHERS);
+        assert_eq!(entries[0].0.patterns, ["p5"]);
     }
 }

@@ -26,6 +26,7 @@ use crate::sandbox::Sandbox;
 use crate::walk::{self, SkipCounters, Target, WalkOptions};
 
 pub use file::MAX_BUFFER_BYTES;
+pub(crate) use matcher::MatcherCache;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 
 use cursor::{Position, SortKey};
@@ -50,8 +51,8 @@ struct Done {
 pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken) -> Result<GrepResult> {
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
-    let matcher = matcher::build(request)?;
-    let sections = matcher::build_sections(request)?;
+    let matcher = matcher::build(sandbox.matchers(), request)?;
+    let sections = matcher::build_sections(sandbox.matchers(), request)?;
     let targets = walk::targets(sandbox, &request.paths.0)?;
     let types = walk::types(&request.types.0, &request.types_not.0)?;
     let mut walk_options = Vec::with_capacity(targets.len());
