@@ -169,22 +169,13 @@ function searchScope(args, ctx) {
 
 let cachedSandbox = { key: '', sandbox: null };
 
-/**
- * The sandbox of these roots, reused while calls keep the same allowed dirs. A root inside
- * another is left out: it admits nothing more, and searching it again would list its files twice.
- */
+/** The sandbox of these roots, reused while calls keep the same allowed dirs. */
 function sandboxFor(roots) {
   const key = JSON.stringify(roots);
   if (cachedSandbox.key !== key) {
-    const sandbox = new Sandbox(roots);
-    const outermost = sandbox.roots.filter((root) => !sandbox.roots.some((other) => isStrictlyInside(root, other)));
-    cachedSandbox = { key, sandbox: outermost.length < sandbox.roots.length ? new Sandbox(outermost) : sandbox };
+    cachedSandbox = { key, sandbox: new Sandbox(roots) };
   }
   return cachedSandbox.sandbox;
-}
-
-function isStrictlyInside(root, other) {
-  return typeof root === 'string' && typeof other === 'string' && root.startsWith(other.endsWith(path.sep) ? other : other + path.sep);
 }
 
 function isDirectory(dir) {
