@@ -99,14 +99,22 @@ function fsGrep(args, ctx) {
     maxCountPerFile: args.head_limit ? args.head_limit : undefined,
     limit: GREP_TOTAL_CAP,
   };
-  let text;
+  let page;
   try {
-    text = scope.sandbox.grepTextSync(options, { format: 'standard', pathStyle: 'absolute' });
+    page = scope.sandbox.grepTextSync(options, { format: 'standard', pathStyle: 'absolute' });
   } catch (err) {
     return failure(err, scope.path, (message) => `grep error: ${message}`);
   }
-  const trimmed = text.trimEnd();
-  return textResult(trimmed === '' ? NO_MATCHES : trimmed);
+  const trimmed = page.text.trimEnd();
+  if (trimmed === '') return textResult(NO_MATCHES);
+  return textResult(page.truncated === null ? trimmed : `${trimmed}\n\n${truncationNote(page.truncated)}`);
+}
+
+/** The line that says a grep's output stopped early, and why. */
+function truncationNote(reason) {
+  return reason === 'limit'
+    ? `(output cut at ${GREP_TOTAL_CAP} results; narrow the pattern, path or glob to see the rest)`
+    : `(output cut short: the search was ${reason === 'timeout' ? 'timed out' : 'cancelled'})`;
 }
 
 /**

@@ -232,6 +232,20 @@ export interface GlobOptions {
   timeoutMs?: number | null;
 }
 
+/** The answer of {@link Sandbox.grepText}: ripgrep's output for one page of a grep. */
+export interface GrepText {
+  /** What `rg` prints for this page (ends with a newline; `''` when nothing matched). */
+  text: string;
+  /** Set when the page stopped early (as in {@link GrepResult}); `nextCursor` continues it. */
+  truncated: Truncation | null;
+  /** Pass back as `cursor` with the same options to get the next page. */
+  nextCursor: string | null;
+  /** Matching lines (content and count modes) or files (files mode) in this page. */
+  totalMatches: number;
+  /** What the search did. */
+  stats: GrepStats;
+}
+
 /** How paths are printed by {@link Sandbox.grepText}. */
 export type PathStyle =
   /** Canonical absolute paths (as `rg PATTERN /abs/dir` prints them). */
@@ -429,12 +443,13 @@ export class Sandbox {
 
   /**
    * Searches file contents and returns the answer as ripgrep prints it, byte for byte (for
-   * tools that used to spawn `rg`). `format` defaults to `{ format: 'standard' }`.
+   * tools that used to spawn `rg`), with the page's truncation and cursor. `format` defaults
+   * to `{ format: 'standard' }`.
    */
-  grepText(options: GrepOptions & Cancellable, format?: TextFormat): Promise<string>;
+  grepText(options: GrepOptions & Cancellable, format?: TextFormat): Promise<GrepText>;
 
   /** {@link Sandbox.grepText}, blocking the calling thread. */
-  grepTextSync(options: GrepOptions, format?: TextFormat): string;
+  grepTextSync(options: GrepOptions, format?: TextFormat): GrepText;
 
   /** Lists entries whose path matches glob patterns. */
   glob(options: GlobOptions & Cancellable): Promise<GlobResult>;

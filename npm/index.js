@@ -40,13 +40,13 @@ class Sandbox {
 
   async grepText(options, format) {
     const formatJson = optionsJson(format, 'format');
-    return runCancellable(options, (json, token) => this.#native.grepText(json, formatJson, token));
+    return JSON.parse(await runCancellable(options, (json, token) => this.#native.grepText(json, formatJson, token)));
   }
 
   grepTextSync(options, format) {
     const json = syncOptionsJson(options);
     const formatJson = optionsJson(format, 'format');
-    return callNative(() => this.#native.grepTextSync(json, formatJson));
+    return JSON.parse(callNative(() => this.#native.grepTextSync(json, formatJson)));
   }
 
   async glob(options) {

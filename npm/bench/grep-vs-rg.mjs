@@ -30,7 +30,7 @@ function ripgrep() {
 
 const runs = {
   'sandbox.grep (objects)': async () => (await sandbox.grep({ pattern, limit: null })).totalMatches,
-  'sandbox.grepText (rg -n text)': async () => countLines(await sandbox.grepText({ pattern, limit: null })),
+  'sandbox.grepText (rg -n text)': async () => countLines((await sandbox.grepText({ pattern, limit: null })).text),
   'spawn rg -n, collect stdout': async () => countLines(await ripgrep()),
 };
 

@@ -27,8 +27,8 @@ for (const [path, intent] of [['.', 'read'], ['new/file.txt', 'write'], ['../out
 }
 
 console.log("\n== grep 'def test_' (first 5 matches, 1 line of context), as rg prints it:");
-const [text, textMs] = await timed(() => sandbox.grepText({ pattern: 'def test_', limit: 5, context: 1 }, { pathStyle: 'relative' }));
-process.stdout.write(text);
+const [page, textMs] = await timed(() => sandbox.grepText({ pattern: 'def test_', limit: 5, context: 1 }, { pathStyle: 'relative' }));
+process.stdout.write(page.text);
 console.log(`  -> ${textMs} ms`);
 
 console.log("\n== grep 'def test_' over the whole tree as typed objects (limit: null):");

@@ -34,7 +34,7 @@ export async function main(root: string): Promise<void> {
   }
 
   // The same search as ripgrep prints it, and a search that gives up when asked to.
-  process.stdout.write(await sandbox.grepText({ pattern: 'TODO', mode: 'files' }, { pathStyle: 'relative' }));
+  process.stdout.write((await sandbox.grepText({ pattern: 'TODO', mode: 'files' }, { pathStyle: 'relative' })).text);
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);
   try {

@@ -92,7 +92,7 @@ async function grep(sandbox, args) {
   if (render === undefined) {
     return sandbox.grep(options);
   }
-  const text = await sandbox.grepText(options, camelCaseKeys(render));
+  const { text } = await sandbox.grepText(options, camelCaseKeys(render));
   if (render.format === 'json') {
     return { messages: lines(text).map(parseOrNull) };
   }

@@ -1,21 +1,32 @@
 //! One call into the core, run on the libuv thread pool (async methods, through napi's
 //! `AsyncTask`) or in place (the `*Sync` methods). Either way it runs under
-//! [`fsnative::catch_panic`] and yields text: a result's camelCase JSON, or rendered output.
+//! [`fsnative::catch_panic`] and yields a result's camelCase JSON.
 
 use std::sync::Arc;
 
 use fsnative::render::{self, Format};
-use fsnative::{CancelToken, GlobRequest, GrepRequest, Sandbox};
+use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
 use napi::{Env, Task};
+use serde::Serialize;
 
 use crate::errors::rejection;
 use crate::output::camel_case_json;
+
+/// `grepText`'s answer: ripgrep's output, and what a caller needs to know about its page.
+#[derive(Serialize)]
+struct RenderedGrep<'a> {
+    text: String,
+    truncated: Option<Truncation>,
+    next_cursor: Option<&'a str>,
+    total_matches: u64,
+    stats: &'a GrepStats,
+}
 
 /// What a call does.
 pub enum Operation {
     /// `grep`: the result as JSON.
     Grep(GrepRequest),
-    /// `grepText`: the result rendered as ripgrep prints it.
+    /// `grepText`: the result rendered as ripgrep prints it, with its truncation and cursor.
     GrepText(GrepRequest, Format),
     /// `glob`: the result as JSON.
     Glob(GlobRequest),
@@ -39,7 +50,14 @@ impl CoreCall {
                 camel_case_json(&self.sandbox.grep_cancellable(request, &self.cancel)?)
             }
             Operation::GrepText(request, format) => {
-                Ok(render::render(&self.sandbox.grep_cancellable(request, &self.cancel)?, format))
+                let result = self.sandbox.grep_cancellable(request, &self.cancel)?;
+                camel_case_json(&RenderedGrep {
+                    text: render::render(&result, format),
+                    truncated: result.truncated,
+                    next_cursor: result.next_cursor.as_deref(),
+                    total_matches: result.total_matches,
+                    stats: &result.stats,
+                })
             }
             Operation::Glob(request) => {
                 camel_case_json(&self.sandbox.glob_cancellable(request, &self.cancel)?)

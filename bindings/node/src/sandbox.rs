@@ -76,7 +76,8 @@ impl NativeSandbox {
         self.call(Operation::Grep(request), None).run().map_err(from_core)
     }
 
-    /// Content search on the thread pool; resolves with ripgrep's output in `format`.
+    /// Content search on the thread pool; resolves with the JSON of ripgrep's output in
+    /// `format` and the page's truncation.
     #[napi]
     pub fn grep_text(
         &self,
@@ -89,7 +90,8 @@ impl NativeSandbox {
         Ok(AsyncTask::new(self.call(Operation::GrepText(request, format), cancel)))
     }
 
-    /// Content search in place; returns ripgrep's output in `format`.
+    /// Content search in place; returns the JSON of ripgrep's output in `format` and the
+    /// page's truncation.
     #[napi]
     pub fn grep_text_sync(&self, options: String, format: String) -> Result<String> {
         let request: GrepRequest = options::parse(&options, "grep")?;

@@ -193,7 +193,7 @@ describe('hostile files', () => {
         assert.equal(listed.stats.skippedSpecial, 2);
         assert.equal(listed.stats.skippedOutside, 1);
       }
-      const text = await guarded(sandbox.grepText({ pattern: 'needle', followLinks: true }, { pathStyle: 'relative' }), 'grepText');
+      const { text } = await guarded(sandbox.grepText({ pattern: 'needle', followLinks: true }, { pathStyle: 'relative' }), 'grepText');
       assert.equal(text, 'a.txt:1:needle\n');
     } finally {
       server.close();
@@ -246,7 +246,7 @@ describe('hostile files', () => {
         const full = Buffer.concat([Buffer.from(`${root}/`), name]);
         assert.deepEqual(sandbox.validatePath(full), { bytes: full.toString('base64') });
       }
-      const text = await guarded(sandbox.grepText({ pattern: 'needle', mode: 'files' }, { pathStyle: 'relative' }), 'grepText');
+      const { text } = await guarded(sandbox.grepText({ pattern: 'needle', mode: 'files' }, { pathStyle: 'relative' }), 'grepText');
       assert.equal(text.split('\n').length, 5);
     } finally {
       removeTree(root);
@@ -414,7 +414,7 @@ describe('hostile arguments', () => {
       const result = await guarded(sandbox.grep({ pattern: 'needle', threads }), `threads=${threads}`);
       assert.equal(result.totalMatches, 2);
       assert.equal(sandbox.grepSync({ pattern: 'needle', threads, mode: 'files' }).totalMatches, 2);
-      assert.equal(await sandbox.grepText({ pattern: 'hit', threads }, { pathStyle: 'relative' }), 'a.txt:2:hit\n');
+      assert.equal((await sandbox.grepText({ pattern: 'hit', threads }, { pathStyle: 'relative' })).text, 'a.txt:2:hit\n');
     }
   });
 

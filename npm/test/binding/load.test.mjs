@@ -57,7 +57,7 @@ function call(i) {
     case 2:
       return sandbox.glob({ pattern: `**/f${String(n).padStart(2, '0')}.txt` }).then((r) => assert.deepEqual(r.entries.map((e) => e.relativePath), [file]));
     case 3:
-      return sandbox.grepText({ pattern: `word${n}\\b`, mode: 'count' }, { pathStyle: 'relative' }).then((t) => assert.equal(t, `${file}:${n + 1}\n`));
+      return sandbox.grepText({ pattern: `word${n}\\b`, mode: 'count' }, { pathStyle: 'relative' }).then((t) => assert.equal(t.text, `${file}:${n + 1}\n`));
     case 4:
       return sandbox.grep({ pattern: `word${n}(` }).then(
         () => assert.fail('an invalid pattern was accepted'),

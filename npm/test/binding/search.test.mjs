@@ -121,14 +121,19 @@ describe('grep', () => {
 describe('grepText', () => {
   test('prints what rg -n prints, in each mode', async () => {
     const options = { pattern: 'TODO', path: ['a.txt', 'src'] };
-    assert.equal(await sandbox.grepText(options, { pathStyle: 'relative' }), 'a.txt:2:TODO: one\nsrc/b.ts:1:const x = 1; // TODO two\n');
-    assert.equal(sandbox.grepTextSync({ ...options, mode: 'files' }, { format: 'standard', pathStyle: 'relative' }), 'a.txt\nsrc/b.ts\n');
-    assert.equal(sandbox.grepTextSync({ ...options, mode: 'count' }), `${root}/a.txt:1\n${root}/src/b.ts:1\n`);
-    assert.equal(sandbox.grepTextSync({ pattern: 'TODO', path: 'a.txt' }), '2:TODO: one\n');
+    const page = await sandbox.grepText(options, { pathStyle: 'relative' });
+    assert.equal(page.text, 'a.txt:2:TODO: one\nsrc/b.ts:1:const x = 1; // TODO two\n');
+    assert.deepEqual([page.truncated, page.nextCursor, page.totalMatches], [null, null, 2]);
+    assert.equal(sandbox.grepTextSync({ ...options, mode: 'files' }, { format: 'standard', pathStyle: 'relative' }).text, 'a.txt\nsrc/b.ts\n');
+    assert.equal(sandbox.grepTextSync({ ...options, mode: 'count' }).text, `${root}/a.txt:1\n${root}/src/b.ts:1\n`);
+    assert.equal(sandbox.grepTextSync({ pattern: 'TODO', path: 'a.txt' }).text, '2:TODO: one\n');
+    const cut = sandbox.grepTextSync({ pattern: 'TODO', limit: 1 });
+    assert.equal(cut.truncated, 'limit');
+    assert.equal(typeof cut.nextCursor, 'string');
   });
 
   test('json format gives rg --json lines', async () => {
-    const text = await sandbox.grepText({ pattern: 'TODO', path: 'a.txt' }, { format: 'json', pathStyle: 'relative' });
+    const { text } = await sandbox.grepText({ pattern: 'TODO', path: 'a.txt' }, { format: 'json', pathStyle: 'relative' });
     const messages = text.trimEnd().split('\n').map((line) => JSON.parse(line));
     assert.deepEqual(messages.map((m) => m.type), ['begin', 'match', 'end', 'summary']);
     assert.equal(messages[1].data.line_number, 2);

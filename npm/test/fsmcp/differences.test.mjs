@@ -59,9 +59,11 @@ test('a path through a symlink is reported at its real location', () => {
   assert.equal(rgText('-l', '--', 'TODO', linked), path.join(linked, 'a.ts'));
 });
 
-test(`fs_grep returns at most ${GREP_TOTAL_CAP} match records (rg has no total cap)`, () => {
+test(`fs_grep returns at most ${GREP_TOTAL_CAP} match records and says so (rg has no total cap)`, () => {
   const file = path.join(root, 'many.txt');
-  assert.equal(text(fsGrep({ pattern: 'hit', output_mode: 'content', path: file }, ctx())).split('\n').length, GREP_TOTAL_CAP);
+  const lines = text(fsGrep({ pattern: 'hit', output_mode: 'content', path: file }, ctx())).split('\n');
+  assert.equal(lines.length, GREP_TOTAL_CAP + 2);
+  assert.match(lines.at(-1), new RegExp(`^\\(output cut at ${GREP_TOTAL_CAP} results`));
   assert.equal(rgText('-n', '--', 'hit', file).split('\n').length, GREP_TOTAL_CAP + 5);
 });
 
