@@ -184,10 +184,20 @@ impl Pipeline<'_> {
             page.truncated = Some(reason);
             return page;
         }
+        if self.targets.iter().all(|target| !target.is_dir) {
+            // Named files only: a handful of searches, cheaper here than starting threads.
+            self.run_inline(&mut page);
+            return page;
+        }
         let (job_tx, job_rx) = bounded::<Job>(threads * 16);
         let (done_tx, done_rx) = unbounded::<Done>();
         std::thread::scope(|scope| {
-            scope.spawn(move || self.produce(&job_tx));
+            scope.spawn(move || {
+                self.produce(|job| {
+                    self.window.wait_for(job.seq, &self.stop);
+                    job_tx.send(job).is_ok()
+                })
+            });
             for _ in 0..threads {
                 let job_rx = job_rx.clone();
                 let done_tx = done_tx.clone();
@@ -202,8 +212,9 @@ impl Pipeline<'_> {
         page
     }
 
-    /// Walks the targets in result order and sends one job per candidate file.
-    fn produce(&self, jobs: &crossbeam_channel::Sender<Job>) {
+    /// Walks the targets in result order and hands `emit` one job per candidate file (those
+    /// wholly before the cursor left out), until it returns false.
+    fn produce(&self, mut emit: impl FnMut(Job) -> bool) {
         let mut seq = 0u64;
         let mut send = |key: SortKey, root: usize| -> bool {
             if self.stop.load(Ordering::Relaxed) {
@@ -214,10 +225,9 @@ impl Pipeline<'_> {
                 Some(Some(skip)) => skip,
                 None => 0,
             };
-            self.window.wait_for(seq, &self.stop);
             let job = Job { seq, key, root, skip };
             seq += 1;
-            jobs.send(job).is_ok()
+            emit(job)
         };
         match self.request.sort {
             SortOrder::Mtime => {
@@ -278,10 +288,23 @@ impl Pipeline<'_> {
         }
     }
 
-    /// Searches jobs until the channel closes.
-    fn work(&self, jobs: &crossbeam_channel::Receiver<Job>, done: &crossbeam_channel::Sender<Done>) {
+    /// Produces, searches and accepts every job on the calling thread, in order.
+    fn run_inline(&self, page: &mut Page) {
         let mut searcher = file::searcher(self.request);
-        let config = FileSearchConfig {
+        let config = self.file_config();
+        self.produce(|job| {
+            let outcome = self.search_job(&mut searcher, &config, &job);
+            if self.accept(Done { job, outcome }, page) {
+                return false;
+            }
+            page.truncated = self.control.interruption();
+            page.truncated.is_none()
+        });
+    }
+
+    /// How each file is searched.
+    fn file_config(&self) -> FileSearchConfig {
+        FileSearchConfig {
             sections: self.sections.cloned(),
             mode: self.request.mode,
             max_columns: self.request.max_columns,
@@ -289,7 +312,13 @@ impl Pipeline<'_> {
                 OutputMode::Content => self.request.limit.map(|l| l.saturating_add(1)),
                 _ => None,
             },
-        };
+        }
+    }
+
+    /// Searches jobs until the channel closes.
+    fn work(&self, jobs: &crossbeam_channel::Receiver<Job>, done: &crossbeam_channel::Sender<Done>) {
+        let mut searcher = file::searcher(self.request);
+        let config = self.file_config();
         for job in jobs.iter() {
             if self.stop.load(Ordering::Relaxed) {
                 continue;
