@@ -240,7 +240,7 @@ impl Collector<'_> {
                 true
             });
         }
-        let (text, submatches) = decode_lossy(raw, &ranges);
+        let (text, submatches) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, self.config.max_columns);
         let column = submatches.first().map_or(1, |r| r[0] as u64 + 1);
         Match {
@@ -266,7 +266,7 @@ impl ContextLine {
         max_columns: Option<usize>,
     ) -> ContextLine {
         let raw = strip_terminator(line);
-        let (text, _) = decode_lossy(raw, &[]);
+        let (text, _) = decode_lossy(raw, Vec::new());
         let (text, truncated) = cut(text, max_columns);
         ContextLine { line_number, byte_offset, text, truncated, unterminated: raw.len() == line.len() }
     }
@@ -279,9 +279,9 @@ fn strip_terminator(bytes: &[u8]) -> &[u8] {
 
 /// Decodes `raw` as UTF-8, replacing each invalid sequence with U+FFFD, and moves the byte
 /// `ranges` so they point at the same text in the decoded string.
-fn decode_lossy(raw: &[u8], ranges: &[[usize; 2]]) -> (String, Vec<[usize; 2]>) {
+fn decode_lossy(raw: &[u8], ranges: Vec<[usize; 2]>) -> (String, Vec<[usize; 2]>) {
     if let Ok(text) = std::str::from_utf8(raw) {
-        return (text.to_owned(), ranges.to_vec());
+        return (text.to_owned(), ranges);
     }
     // (original offset, decoded offset) at the start of every valid or invalid run.
     let mut text = String::with_capacity(raw.len() + 8);
@@ -308,7 +308,7 @@ fn decode_lossy(raw: &[u8], ranges: &[[usize; 2]]) -> (String, Vec<[usize; 2]>) 
             decoded_start + char::REPLACEMENT_CHARACTER.len_utf8()
         }
     };
-    let moved = ranges.iter().map(|r| [map(r[0]), map(r[1])]).collect();
+    let moved = ranges.into_iter().map(|r| [map(r[0]), map(r[1])]).collect();
     (text, moved)
 }
 
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn lossy_decoding_moves_ranges() {
-        let (text, ranges) = decode_lossy(b"a\xffbc", &[[2, 4]]);
+        let (text, ranges) = decode_lossy(b"a\xffbc", vec![[2, 4]]);
         assert_eq!(text, "a\u{fffd}bc");
         assert_eq!(ranges, vec![[4, 6]]);
     }
