@@ -195,7 +195,7 @@ export interface GrepOptions {
   cursor?: string | null;
   /** Stop after this many milliseconds and return what was found, flagged `'timeout'`. Default `null`: no deadline. */
   timeoutMs?: number | null;
-  /** Worker threads, at most 256. Default `null`: the number of CPUs. */
+  /** Threads that search at once, at most 256. Default `null`: the number of CPUs. */
   threads?: number | null;
 }
 

@@ -156,7 +156,7 @@ class Sandbox:
             cursor: The ``next_cursor`` of a previous page of the same search.
             timeout_ms: Return what was found after this many milliseconds
                 (``truncated == "timeout"``).
-            threads: Worker threads, at most 256 (default: the number of CPUs).
+            threads: Threads that search at once, at most 256 (default: the number of CPUs).
             cancel: A token that stops the search from elsewhere (``truncated == "cancelled"``).
 
         Raises:

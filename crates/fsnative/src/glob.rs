@@ -1,19 +1,16 @@
-//! File-name search: glob patterns over a parallel, sandboxed walk.
+//! File-name search: glob patterns over a sandboxed walk in path order.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use ignore::{DirEntry, WalkState};
 
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::{EntryKind, GlobRequest, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::sandbox::Sandbox;
-use crate::walk::{self, SkipCounters, WalkOptions};
+use crate::walk::{self, SkipCounters, WalkOptions, Walked, WalkedKind, Walker};
 
 /// Compiled include and exclude patterns.
 struct Patterns {
@@ -86,56 +83,41 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         max_depth: request.max_depth,
         ..WalkOptions::default()
     };
-    let skipped = Arc::new(SkipCounters::default());
-    let walked = AtomicU64::new(0);
-    let found: Mutex<Vec<Found>> = Mutex::new(Vec::new());
+    let skipped = SkipCounters::default();
+    let mut walked = 0u64;
+    let mut found = Vec::new();
     let mut truncated = control.interruption();
-    if truncated.is_none() {
-        for (index, target) in targets.iter().enumerate() {
-            let walker = walk::builder(sandbox, target, &options, &skipped).build_parallel();
-            walker.run(|| {
-                let mut local = LocalFound { shared: &found, items: Vec::new() };
-                let (patterns, control, skipped, walked) = (&patterns, &control, &skipped, &walked);
-                let base = target.path.as_path();
-                Box::new(move |entry| {
-                    if control.interruption().is_some() {
-                        return WalkState::Quit;
-                    }
-                    let Ok(entry) = entry else {
-                        SkipCounters::add(&skipped.errors);
-                        return WalkState::Continue;
-                    };
-                    if entry.depth() == 0 {
-                        return WalkState::Continue;
-                    }
-                    walked.fetch_add(1, Ordering::Relaxed);
-                    let Some(is_dir) = entry_is_dir(sandbox, &entry, skipped) else {
-                        return WalkState::Continue;
-                    };
-                    let wanted = match request.kind {
-                        EntryKind::Files => !is_dir,
-                        EntryKind::Dirs => is_dir,
-                        EntryKind::All => true,
-                    };
-                    let relative = entry.path().strip_prefix(base).unwrap_or(entry.path());
-                    if wanted && patterns.matches(relative) {
-                        local.items.push(Found {
-                            target: index,
-                            relative: relative.to_path_buf(),
-                            path: entry.into_path(),
-                            is_dir,
-                        });
-                    }
-                    WalkState::Continue
-                })
-            });
-            truncated = control.interruption();
-            if truncated.is_some() {
-                break;
-            }
+    for (index, target) in targets.iter().enumerate() {
+        if truncated.is_some() {
+            break;
         }
+        let base = target.path.as_path();
+        Walker::new(sandbox, &options, &skipped).run(target, |entry| {
+            if control.interruption().is_some() {
+                return false;
+            }
+            walked += 1;
+            let Some(is_dir) = entry_is_dir(sandbox, &entry, &skipped) else {
+                return true;
+            };
+            let wanted = match request.kind {
+                EntryKind::Files => !is_dir,
+                EntryKind::Dirs => is_dir,
+                EntryKind::All => true,
+            };
+            let relative = entry.path.strip_prefix(base).unwrap_or(&entry.path);
+            if wanted && patterns.matches(relative) {
+                found.push(Found {
+                    target: index,
+                    relative: relative.to_path_buf(),
+                    path: entry.path,
+                    is_dir,
+                });
+            }
+            true
+        });
+        truncated = control.interruption();
     }
-    let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     sort(&mut found, request.sort);
     let total = found.len() as u64;
     if let Some(limit) = request.limit {
@@ -153,7 +135,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         total,
         truncated,
         stats: GlobStats {
-            entries_walked: walked.load(Ordering::Relaxed),
+            entries_walked: walked,
             skipped_special: SkipCounters::get(&skipped.special),
             skipped_outside: SkipCounters::get(&skipped.outside),
             skipped_errors: SkipCounters::get(&skipped.errors),
@@ -164,12 +146,13 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
 
 /// Whether a walked entry is a directory; `None` when it must not be yielded. A symlink that
 /// was not followed is yielded as what it points to, only when that lies inside.
-fn entry_is_dir(sandbox: &Sandbox, entry: &DirEntry, skipped: &SkipCounters) -> Option<bool> {
-    let file_type = entry.file_type()?;
-    if !file_type.is_symlink() {
-        return Some(file_type.is_dir());
+fn entry_is_dir(sandbox: &Sandbox, entry: &Walked, skipped: &SkipCounters) -> Option<bool> {
+    match entry.kind {
+        WalkedKind::File => return Some(false),
+        WalkedKind::Dir => return Some(true),
+        WalkedKind::Symlink => {}
     }
-    let Some(target) = sandbox.resolve_link_inside(entry.path()) else {
+    let Some(target) = sandbox.resolve_link_inside(&entry.path) else {
         SkipCounters::add(&skipped.outside);
         return None;
     };
@@ -184,24 +167,11 @@ fn entry_is_dir(sandbox: &Sandbox, entry: &DirEntry, skipped: &SkipCounters) -> 
 
 fn sort(found: &mut [Found], order: SortOrder) {
     match order {
-        SortOrder::Path => found.sort_by(|a, b| (a.target, &a.relative).cmp(&(b.target, &b.relative))),
+        // Targets are walked in order, each in path order already.
+        SortOrder::Path => {}
         SortOrder::Mtime => found.sort_by_cached_key(|f| {
             (std::cmp::Reverse(walk::modified_ns(&f.path)), f.target, f.relative.clone())
         }),
         SortOrder::None => {}
-    }
-}
-
-/// A walker thread's matches, handed to the shared list once when the thread is done.
-struct LocalFound<'a> {
-    shared: &'a Mutex<Vec<Found>>,
-    items: Vec<Found>,
-}
-
-impl Drop for LocalFound<'_> {
-    fn drop(&mut self) {
-        if let Ok(mut shared) = self.shared.lock() {
-            shared.append(&mut self.items);
-        }
     }
 }

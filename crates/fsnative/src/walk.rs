@@ -5,6 +5,9 @@
 //! enters `.git`, never follows a symlink whose target resolves outside the sandbox, and
 //! drops FIFOs, sockets and devices. What it skips is counted.
 
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -12,12 +15,9 @@ use std::sync::Arc;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::Override;
 use ignore::types::Types;
-use ignore::{DirEntry, WalkBuilder};
+use ignore::Match;
 
 use crate::sandbox::Sandbox;
-
-/// The ignore file names fsnative honours, lowest precedence first.
-const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore", ".rgignore"];
 
 /// A validated place to walk or search.
 #[derive(Clone, Debug)]
@@ -60,120 +60,324 @@ impl SkipCounters {
     }
 }
 
-/// Builds the walker for `target`, with the sandbox's entry filter installed.
-pub(crate) fn builder(
-    sandbox: &Sandbox,
-    target: &Target,
-    options: &WalkOptions,
-    skipped: &Arc<SkipCounters>,
-) -> WalkBuilder {
-    let mut builder = WalkBuilder::new(&target.path);
-    builder
-        .standard_filters(!options.no_ignore)
-        .hidden(!options.hidden)
-        .parents(false)
-        .git_global(false)
-        .require_git(false)
-        .follow_links(options.follow_links)
-        .max_depth(options.max_depth)
-        .max_filesize(options.max_filesize);
-    if !options.no_ignore {
-        builder.add_custom_ignore_filename(".rgignore");
-    }
-    if let Some(overrides) = &options.overrides {
-        builder.overrides(overrides.clone());
-    }
-    if let Some(types) = &options.types {
-        builder.types(types.clone());
-    }
-    let ancestors = if options.no_ignore {
-        Vec::new()
-    } else {
-        ancestor_ignores(&sandbox.roots()[target.root], &target.path)
-    };
-    let sandbox = sandbox.clone();
-    let skipped = Arc::clone(skipped);
-    builder.filter_entry(move |entry| admit(entry, &sandbox, &ancestors, &skipped));
-    builder
+/// What a walk found: an entry that passed every filter.
+#[derive(Debug)]
+pub(crate) struct Walked {
+    /// Canonical root joined with the names walked; a followed link keeps its own path.
+    pub path: PathBuf,
+    pub kind: WalkedKind,
 }
 
-/// The sandbox's rule for one walked entry.
-fn admit(entry: &DirEntry, sandbox: &Sandbox, ancestors: &[Gitignore], skipped: &SkipCounters) -> bool {
-    if entry.depth() == 0 {
-        return true;
+/// The type of a walked entry, after following a link when links are followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WalkedKind {
+    File,
+    Dir,
+    /// A symlink that was not followed (links are not followed, or it is dangling).
+    Symlink,
+}
+
+/// The ignore files of one directory, linked to those of the directories above it.
+struct IgnoreLevel {
+    /// By precedence, highest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude`.
+    rules: [Gitignore; 4],
+    parent: Option<Arc<IgnoreLevel>>,
+}
+
+/// A directory identity, linked to those of the directories above it (link loop detection).
+struct Ancestor {
+    dev: u64,
+    ino: u64,
+    parent: Option<Arc<Ancestor>>,
+}
+
+/// A directory to list.
+struct DirNode {
+    path: PathBuf,
+    depth: usize,
+    ignores: Option<Arc<IgnoreLevel>>,
+    /// Kept only when links are followed.
+    ancestors: Option<Arc<Ancestor>>,
+}
+
+/// One entry of a listing that passed every filter, with its directory node when it is a
+/// directory to descend into.
+struct Child {
+    walked: Walked,
+    descend: Option<DirNode>,
+}
+
+/// A walk of one target, in path order: each directory's entries sorted by name, a directory's
+/// contents right after it.
+pub(crate) struct Walker<'a> {
+    sandbox: &'a Sandbox,
+    options: &'a WalkOptions,
+    skipped: &'a SkipCounters,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(sandbox: &'a Sandbox, options: &'a WalkOptions, skipped: &'a SkipCounters) -> Walker<'a> {
+        Walker { sandbox, options, skipped }
     }
-    if entry.file_name() == ".git" {
-        return false;
-    }
-    let Some(file_type) = entry.file_type() else {
-        return false;
-    };
-    if entry.path_is_symlink() && !file_type.is_symlink() {
-        // A followed link: its target must resolve inside (checked first, so a link to a
-        // device outside counts as outside).
-        if sandbox.resolve_link_inside(entry.path()).is_none() {
-            SkipCounters::add(&skipped.outside);
-            return false;
+
+    /// Visits every entry below the directory `target` until `visit` returns false.
+    pub fn run(&self, target: &Target, mut visit: impl FnMut(Walked) -> bool) {
+        let ignores = if self.options.no_ignore {
+            None
+        } else {
+            ancestor_ignores(&self.sandbox.roots()[target.root], &target.path)
+        };
+        let ancestors = self.options.follow_links.then(|| identity(&target.path, None)).flatten();
+        let root = DirNode { path: target.path.clone(), depth: 0, ignores, ancestors };
+        let mut stack = vec![self.list(&root).into_iter()];
+        while let Some(children) = stack.last_mut() {
+            let Some(child) = children.next() else {
+                stack.pop();
+                continue;
+            };
+            if !visit(child.walked) {
+                return;
+            }
+            if let Some(dir) = child.descend {
+                stack.push(self.list(&dir).into_iter());
+            }
         }
     }
-    if !(file_type.is_dir() || file_type.is_file() || file_type.is_symlink()) {
-        SkipCounters::add(&skipped.special);
-        return false;
-    }
-    !ignored_by_ancestors(ancestors, entry.path(), file_type.is_dir())
-}
 
-fn ignored_by_ancestors(ancestors: &[Gitignore], path: &Path, is_dir: bool) -> bool {
-    for matcher in ancestors {
-        let found = matcher.matched(path, is_dir);
-        if found.is_ignore() {
+    /// The entries of `dir` that pass the filters, sorted by name.
+    fn list(&self, dir: &DirNode) -> Vec<Child> {
+        if self.options.max_depth.is_some_and(|max| dir.depth >= max) {
+            return Vec::new();
+        }
+        let Ok(read) = std::fs::read_dir(&dir.path) else {
+            SkipCounters::add(&self.skipped.errors);
+            return Vec::new();
+        };
+        let mut entries: Vec<(OsString, std::fs::FileType)> = Vec::new();
+        for entry in read {
+            match entry.and_then(|e| Ok((e.file_name(), e.file_type()?))) {
+                Ok(entry) => entries.push(entry),
+                Err(_) => SkipCounters::add(&self.skipped.errors),
+            }
+        }
+        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let ignores = if self.options.no_ignore {
+            None
+        } else {
+            IgnoreLevel::load(&dir.path, &entries, dir.ignores.clone())
+        };
+        let ignores = ignores.or_else(|| dir.ignores.clone());
+        let descend_allowed = !self.options.max_depth.is_some_and(|max| dir.depth + 1 >= max);
+        let mut children = Vec::new();
+        for (name, file_type) in entries {
+            let path = dir.path.join(&name);
+            let Some(kind) = self.admit(&path, &name, file_type, ignores.as_deref(), dir) else {
+                continue;
+            };
+            let descend = (kind == WalkedKind::Dir && descend_allowed).then(|| DirNode {
+                ancestors: dir.ancestors.as_ref().and_then(|up| identity(&path, Some(Arc::clone(up)))),
+                path: path.clone(),
+                depth: dir.depth + 1,
+                ignores: ignores.clone(),
+            });
+            children.push(Child { walked: Walked { path, kind }, descend });
+        }
+        children
+    }
+
+    /// The kind of one listed entry, or `None` when a filter leaves it out. The filters run in
+    /// ripgrep's order: ignore rules, then size, then the sandbox's own rules.
+    fn admit(
+        &self,
+        path: &Path,
+        name: &OsStr,
+        file_type: std::fs::FileType,
+        ignores: Option<&IgnoreLevel>,
+        dir: &DirNode,
+    ) -> Option<WalkedKind> {
+        let followed = file_type.is_symlink() && self.options.follow_links;
+        let file_type = if followed {
+            match std::fs::metadata(path) {
+                Ok(meta) => meta.file_type(),
+                // A dangling link, or one that loops on itself.
+                Err(_) => {
+                    SkipCounters::add(&self.skipped.errors);
+                    return None;
+                }
+            }
+        } else {
+            file_type
+        };
+        if followed && file_type.is_dir() && self.is_loop(path, dir) {
+            SkipCounters::add(&self.skipped.errors);
+            return None;
+        }
+        if self.filtered_out(path, name, file_type.is_dir(), ignores) {
+            return None;
+        }
+        if let (Some(max), false) = (self.options.max_filesize, file_type.is_dir()) {
+            if std::fs::metadata(path).is_ok_and(|meta| meta.len() > max) {
+                return None;
+            }
+        }
+        if name == ".git" {
+            return None;
+        }
+        // A followed link's target must resolve inside (checked first, so a link to a device
+        // outside counts as outside).
+        if followed && self.sandbox.resolve_link_inside(path).is_none() {
+            SkipCounters::add(&self.skipped.outside);
+            return None;
+        }
+        if file_type.is_dir() {
+            Some(WalkedKind::Dir)
+        } else if file_type.is_file() {
+            Some(WalkedKind::File)
+        } else if file_type.is_symlink() {
+            Some(WalkedKind::Symlink)
+        } else {
+            SkipCounters::add(&self.skipped.special);
+            None
+        }
+    }
+
+    /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's
+    /// precedence: a matching override decides alone; an ignore or type rule that excludes
+    /// wins; an entry some rule whitelists is never hidden.
+    fn filtered_out(&self, path: &Path, name: &OsStr, is_dir: bool, ignores: Option<&IgnoreLevel>) -> bool {
+        if let Some(overrides) = &self.options.overrides {
+            let found = overrides.matched(path, is_dir);
+            if !found.is_none() {
+                return found.is_ignore();
+            }
+        }
+        let mut whitelisted = false;
+        if let Some(level) = ignores {
+            let found = level.matched(path, is_dir);
+            if found.is_ignore() {
+                return true;
+            }
+            whitelisted = found.is_whitelist();
+        }
+        if let Some(types) = &self.options.types {
+            let found = types.matched(path, is_dir);
+            if found.is_ignore() {
+                return true;
+            }
+            whitelisted |= found.is_whitelist();
+        }
+        !whitelisted && !self.options.hidden && name.as_bytes().first() == Some(&b'.')
+    }
+
+    /// A followed link to a directory that contains it.
+    fn is_loop(&self, path: &Path, dir: &DirNode) -> bool {
+        let Ok(meta) = std::fs::metadata(path) else {
             return true;
+        };
+        let mut up = dir.ancestors.as_deref();
+        while let Some(ancestor) = up {
+            if ancestor.dev == meta.dev() && ancestor.ino == meta.ino() {
+                return true;
+            }
+            up = ancestor.parent.as_deref();
         }
-        if found.is_whitelist() {
-            return false;
-        }
+        false
     }
-    false
 }
 
-/// Ignore rules of the directories from `target`'s parent up to `root` (nearest first).
-/// Only regular files are read, so a link planted as `.gitignore` cannot make the walk read
-/// outside the sandbox.
-fn ancestor_ignores(root: &Path, target: &Path) -> Vec<Gitignore> {
-    let mut matchers = Vec::new();
-    let mut dir = target.parent();
-    while let Some(current) = dir {
-        if !current.starts_with(root) {
-            break;
-        }
-        let mut builder = GitignoreBuilder::new(current);
-        let mut any = false;
-        let git_dir = current.join(".git");
-        let exclude = is_real_dir(&git_dir).then(|| git_dir.join("info").join("exclude"));
-        let candidates = exclude.into_iter().chain(IGNORE_FILES.iter().map(|n| current.join(n)));
-        for file in candidates {
-            if is_regular_file(&file) && builder.add(&file).is_none() {
-                any = true;
-            }
-        }
-        if any {
-            if let Ok(matcher) = builder.build() {
-                matchers.push(matcher);
-            }
-        }
-        dir = current.parent();
+/// The identity of the directory at `path`, linked to `parent`.
+fn identity(path: &Path, parent: Option<Arc<Ancestor>>) -> Option<Arc<Ancestor>> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Arc::new(Ancestor { dev: meta.dev(), ino: meta.ino(), parent }))
+}
+
+impl IgnoreLevel {
+    /// Reads the ignore files of `dir` that its listing shows (regular files only, so a link
+    /// planted as `.gitignore` is never read); `None` when it has none.
+    fn load(
+        dir: &Path,
+        entries: &[(OsString, std::fs::FileType)],
+        parent: Option<Arc<IgnoreLevel>>,
+    ) -> Option<Arc<IgnoreLevel>> {
+        let listed = |name: &str, dir_entry: bool| {
+            entries.iter().any(|(n, t)| n == name && if dir_entry { t.is_dir() } else { t.is_file() })
+        };
+        let has_exclude = listed(".git", true) && is_regular_file(&dir.join(".git/info/exclude"));
+        let rules = [
+            listed(".rgignore", false).then(|| dir.join(".rgignore")),
+            listed(".ignore", false).then(|| dir.join(".ignore")),
+            listed(".gitignore", false).then(|| dir.join(".gitignore")),
+            has_exclude.then(|| dir.join(".git/info/exclude")),
+        ];
+        Self::build(dir, rules, parent)
     }
-    matchers
+
+    /// Like [`IgnoreLevel::load`] for a directory that is not listed (one above a target),
+    /// checking each file's type instead.
+    fn probe(dir: &Path, parent: Option<Arc<IgnoreLevel>>) -> Option<Arc<IgnoreLevel>> {
+        let regular = |relative: &str| Some(dir.join(relative)).filter(|path| is_regular_file(path));
+        let has_git = std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir());
+        let rules = [
+            regular(".rgignore"),
+            regular(".ignore"),
+            regular(".gitignore"),
+            if has_git { regular(".git/info/exclude") } else { None },
+        ];
+        Self::build(dir, rules, parent)
+    }
+
+    fn build(
+        dir: &Path,
+        files: [Option<PathBuf>; 4],
+        parent: Option<Arc<IgnoreLevel>>,
+    ) -> Option<Arc<IgnoreLevel>> {
+        if files.iter().all(Option::is_none) {
+            return None;
+        }
+        let rules = files.map(|file| match file {
+            Some(file) => {
+                let mut builder = GitignoreBuilder::new(dir);
+                // A line that does not parse is left out; the rest of the file still applies.
+                let _ = builder.add(file);
+                builder.build().unwrap_or_else(|_| Gitignore::empty())
+            }
+            None => Gitignore::empty(),
+        });
+        Some(Arc::new(IgnoreLevel { rules, parent }))
+    }
+
+    /// ripgrep's rule: the kinds of ignore file in order of precedence, and for each the
+    /// nearest directory whose file has a rule for `path`.
+    fn matched(&self, path: &Path, is_dir: bool) -> Match<()> {
+        for kind in 0..self.rules.len() {
+            let mut level = Some(self);
+            while let Some(current) = level {
+                let found = current.rules[kind].matched(path, is_dir);
+                if !found.is_none() {
+                    return found.map(|_| ());
+                }
+                level = current.parent.as_deref();
+            }
+        }
+        Match::None
+    }
+}
+
+/// The ignore levels of the directories from `root` down to `target`'s parent.
+fn ancestor_ignores(root: &Path, target: &Path) -> Option<Arc<IgnoreLevel>> {
+    let relative = target.parent()?.strip_prefix(root).ok()?;
+    let mut dir = root.to_path_buf();
+    let mut level = IgnoreLevel::probe(&dir, None);
+    for component in relative.components() {
+        dir.push(component);
+        level = IgnoreLevel::probe(&dir, level.clone()).or(level);
+    }
+    level
 }
 
 /// True when `path` itself (not a link to it) is a regular file.
 fn is_regular_file(path: &Path) -> bool {
     std::fs::symlink_metadata(path).map(|m| m.file_type().is_file()).unwrap_or(false)
-}
-
-/// True when `path` itself (not a link to it) is a directory.
-fn is_real_dir(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).map(|m| m.file_type().is_dir()).unwrap_or(false)
 }
 
 /// Validates each requested path (read intent) into a [`Target`]; none means every root,

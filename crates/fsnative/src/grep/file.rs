@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom};
 use std::path::Path;
+use std::sync::Arc;
 
 use grep_matcher::Matcher;
 use grep_regex::RegexMatcher;
@@ -26,7 +27,7 @@ pub(crate) struct FileSearchConfig {
     pub mode: OutputMode,
     pub max_columns: Option<usize>,
     /// The section-end matcher (`section_end_patterns`), if any.
-    pub sections: Option<RegexMatcher>,
+    pub sections: Option<Arc<RegexMatcher>>,
     /// Content mode: stop collecting a file after this many records (the page limit plus
     /// one, so the caller can tell whether more exist).
     pub record_cap: Option<u64>,
@@ -58,7 +59,7 @@ pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
     let content = request.mode == OutputMode::Content;
     let mut builder = SearcherBuilder::new();
     builder
-        .line_number(true)
+        .line_number(content)
         .invert_match(request.invert)
         .multi_line(request.multiline)
         .before_context(if content { request.lines_before() } else { 0 })

@@ -1,6 +1,6 @@
 //! Compiling grep patterns, with limits that make hostile patterns fail fast.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 
@@ -31,11 +31,12 @@ struct MatcherKey {
 
 /// Recently compiled matchers, so a repeated search (the next page, the same section
 /// patterns on every call) does not compile its regexes again. Compiling a Unicode-aware
-/// pattern can cost milliseconds, more than searching a small tree.
+/// pattern can cost milliseconds, more than searching a small tree. Matchers are shared, not
+/// cloned: a clone of a regex starts with empty lazy-DFA caches and would determinize again.
 #[derive(Default)]
 pub(crate) struct MatcherCache {
     /// Most recently used last.
-    entries: Mutex<Vec<(MatcherKey, RegexMatcher)>>,
+    entries: Mutex<Vec<(MatcherKey, Arc<RegexMatcher>)>>,
 }
 
 impl std::fmt::Debug for MatcherCache {
@@ -65,29 +66,29 @@ impl MatcherCache {
         &self,
         key: MatcherKey,
         compile: impl FnOnce() -> Result<RegexMatcher>,
-    ) -> Result<RegexMatcher> {
+    ) -> Result<Arc<RegexMatcher>> {
         {
             let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
             if let Some(index) = entries.iter().position(|(k, _)| k == &key) {
                 let entry = entries.remove(index);
-                let matcher = entry.1.clone();
+                let matcher = Arc::clone(&entry.1);
                 entries.push(entry);
                 return Ok(matcher);
             }
         }
-        let matcher = compile()?;
+        let matcher = Arc::new(compile()?);
         let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
         if entries.len() >= CACHED_MATCHERS {
             entries.remove(0);
         }
-        entries.push((key, matcher.clone()));
+        entries.push((key, Arc::clone(&matcher)));
         Ok(matcher)
     }
 }
 
 /// Builds the matcher for `request`, mapping failures to `INVALID_PATTERN` or
 /// `PATTERN_TOO_LARGE`.
-pub(crate) fn build(cache: &MatcherCache, request: &GrepRequest) -> Result<RegexMatcher> {
+pub(crate) fn build(cache: &MatcherCache, request: &GrepRequest) -> Result<Arc<RegexMatcher>> {
     if request.patterns.0.is_empty() {
         return Err(Error::new(ErrorCode::InvalidArgument, "at least one pattern is required"));
     }
@@ -109,7 +110,10 @@ fn build_uncached(request: &GrepRequest) -> Result<RegexMatcher> {
 }
 
 /// Builds the matcher of `section_end_patterns` (plain, case-sensitive regexes), if any.
-pub(crate) fn build_sections(cache: &MatcherCache, request: &GrepRequest) -> Result<Option<RegexMatcher>> {
+pub(crate) fn build_sections(
+    cache: &MatcherCache,
+    request: &GrepRequest,
+) -> Result<Option<Arc<RegexMatcher>>> {
     let patterns = &request.section_end_patterns.0;
     if patterns.is_empty() {
         return Ok(None);

@@ -1,9 +1,11 @@
 //! Content search: the parallel, order-preserving grep pipeline.
 //!
-//! One producer thread walks the targets in result order (or collects and sorts them by
-//! mtime) and numbers each candidate file. Worker threads search files as they come, in any
-//! order. The calling thread puts their outcomes back in sequence and stops the pipeline as
-//! soon as the page is full, so the first page of a huge tree costs only what it needs.
+//! The calling thread walks the targets in result order (or collects and sorts them by mtime)
+//! and numbers each candidate file. A small search ends there, searched inline: starting
+//! threads would cost more than it saves. Past a short budget, worker threads search batches
+//! of files in any order while the calling thread goes on walking and puts their outcomes back
+//! in sequence. It stops as soon as the page is full, so the first page of a huge tree costs
+//! only what it needs.
 
 mod cursor;
 mod file;
@@ -12,18 +14,20 @@ mod matcher;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
-use std::time::Instant;
+use std::sync::{Arc, OnceLock};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::{bounded, unbounded, RecvTimeoutError};
+use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use grep_regex::RegexMatcher;
+use grep_searcher::Searcher;
 
 use crate::control::{CancelToken, Control};
 use crate::error::Result;
 use crate::request::{GrepRequest, OutputMode, SortOrder};
 use crate::result::{FileMatches, GrepResult, GrepStats, Truncation};
 use crate::sandbox::Sandbox;
-use crate::walk::{self, SkipCounters, Target, WalkOptions};
+use crate::walk::{self, SkipCounters, Target, WalkOptions, WalkedKind, Walker};
 
 pub use file::MAX_BUFFER_BYTES;
 pub(crate) use matcher::MatcherCache;
@@ -84,9 +88,8 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
         resume: resume.as_ref(),
         skipped: Arc::new(SkipCounters::default()),
         stop: AtomicBool::new(false),
-        window: Window::default(),
     };
-    let page = pipeline.run();
+    let page = pipeline.run(started);
 
     let skipped = &pipeline.skipped;
     let mut stats = page.stats;
@@ -117,19 +120,17 @@ struct Pipeline<'a> {
     request: &'a GrepRequest,
     matcher: &'a RegexMatcher,
     /// The section-end matcher, when `section_end_patterns` were given.
-    sections: Option<&'a RegexMatcher>,
+    sections: Option<&'a Arc<RegexMatcher>>,
     control: &'a Control,
     targets: &'a [Target],
     walk_options: &'a [WalkOptions],
     resume: Option<&'a Position>,
     skipped: Arc<SkipCounters>,
-    /// Set by the consumer when the page is complete; producer and workers wind down.
+    /// Set when the page is complete; workers skip what is left.
     stop: AtomicBool,
-    /// Keeps the producer at most [`WINDOW`] files ahead of the consumer.
-    window: Window,
 }
 
-/// The most worker threads one grep starts, whatever `threads` asks for (the answer does not
+/// The most threads one grep searches with, whatever `threads` asks for (the answer does not
 /// depend on the thread count; an absurd request must not exhaust memory or threads).
 pub const MAX_THREADS: usize = 256;
 
@@ -137,30 +138,22 @@ pub const MAX_THREADS: usize = 256;
 /// bounds memory: each waiting file holds at most `limit + 1` matches.
 const WINDOW: u64 = 256;
 
-/// The sequence number the consumer will take next, shared with the producer.
-#[derive(Default)]
-struct Window {
-    next: Mutex<u64>,
-    moved: Condvar,
+/// The most files handed to a worker at once. Batches grow only while the workers are busy,
+/// so an idle worker gets the next file as soon as the walk finds it.
+const BATCH: usize = 8;
+
+/// How long a search runs on the calling thread before it starts workers. Most searches an
+/// agent makes end well within it, and starting threads would cost more than they save.
+const INLINE_BUDGET: Duration = Duration::from_micros(500);
+
+/// The worker count when `threads` is not given: the CPUs this process may use (read once;
+/// finding out costs a dozen system calls).
+fn default_threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
 }
 
-impl Window {
-    /// Blocks until job `seq` fits in the window, or `stop` is set.
-    fn wait_for(&self, seq: u64, stop: &AtomicBool) {
-        let mut next = self.next.lock().unwrap_or_else(|e| e.into_inner());
-        while seq >= *next + WINDOW && !stop.load(Ordering::Relaxed) {
-            next = self.moved.wait(next).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    /// Records that the consumer now waits for `seq`, or wakes everyone to stop.
-    fn advance(&self, seq: u64) {
-        *self.next.lock().unwrap_or_else(|e| e.into_inner()) = seq;
-        self.moved.notify_all();
-    }
-}
-
-/// The page being assembled by the consumer.
+/// The page being assembled by the calling thread.
 #[derive(Default)]
 struct Page {
     files: Vec<FileMatches>,
@@ -171,43 +164,70 @@ struct Page {
     stats: GrepStats,
 }
 
+impl Page {
+    /// The page is complete, or the search was interrupted.
+    fn is_done(&self) -> bool {
+        self.truncated.is_some()
+    }
+}
+
+/// The parallel half of a search: helper threads searching batches of files, the calling
+/// thread searching some too when they fall behind, and the outcomes waiting to be put back
+/// in sequence.
+struct Workers {
+    /// The job queue; `None` once closed, which lets idle helpers end.
+    jobs: Option<Sender<Vec<Job>>>,
+    /// The calling thread's end of the job queue, to take a batch when the helpers lag.
+    queue: Receiver<Vec<Job>>,
+    done: Receiver<Vec<Done>>,
+    /// The calling thread's searcher.
+    searcher: Searcher,
+    config: FileSearchConfig,
+    /// The batch being filled.
+    batch: Vec<Job>,
+    /// Finished batches that came back ahead of their turn, by their first sequence number.
+    waiting: BTreeMap<u64, Vec<Done>>,
+    /// The sequence number to accept next.
+    next: u64,
+    /// The sequence number of the next job handed out.
+    sent: u64,
+}
+
 impl Pipeline<'_> {
-    fn run(&self) -> Page {
-        let threads = self
-            .request
-            .threads
-            .filter(|&n| n > 0)
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-            .min(MAX_THREADS);
+    /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
+    /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
+    /// workers.
+    fn run(&self, started: Instant) -> Page {
+        let threads =
+            self.request.threads.filter(|&n| n > 0).unwrap_or_else(default_threads).min(MAX_THREADS);
         let mut page = Page { position: self.resume.cloned(), ..Page::default() };
-        if let Some(reason) = self.control.interruption() {
-            page.truncated = Some(reason);
+        page.truncated = self.control.interruption();
+        if page.is_done() {
             return page;
         }
-        if self.targets.iter().all(|target| !target.is_dir) {
-            // Named files only: a handful of searches, cheaper here than starting threads.
-            self.run_inline(&mut page);
-            return page;
-        }
-        let (job_tx, job_rx) = bounded::<Job>(threads * 16);
-        let (done_tx, done_rx) = unbounded::<Done>();
         std::thread::scope(|scope| {
-            scope.spawn(move || {
-                self.produce(|job| {
-                    self.window.wait_for(job.seq, &self.stop);
-                    job_tx.send(job).is_ok()
-                })
+            let mut searcher = file::searcher(self.request);
+            let config = self.file_config();
+            let mut workers: Option<Workers> = None;
+            self.produce(|job| match &mut workers {
+                Some(workers) => workers.hand_out(self, job, &mut page),
+                None => {
+                    let next = job.seq + 1;
+                    let outcome = self.search_job(&mut searcher, &config, &job);
+                    if self.accept(Done { job, outcome }, &mut page) {
+                        return false;
+                    }
+                    page.truncated = self.control.interruption();
+                    if threads > 1 && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
+                        workers = Workers::start(self, scope, threads - 1, next);
+                    }
+                    !page.is_done()
+                }
             });
-            for _ in 0..threads {
-                let job_rx = job_rx.clone();
-                let done_tx = done_tx.clone();
-                scope.spawn(move || self.work(&job_rx, &done_tx));
+            if let Some(workers) = workers {
+                workers.finish(self, &mut page);
             }
-            drop(done_tx);
-            drop(job_rx);
-            self.consume(&done_rx, &mut page);
             self.stop.store(true, Ordering::Relaxed);
-            self.window.advance(u64::MAX - WINDOW);
         });
         page
     }
@@ -263,43 +283,20 @@ impl Pipeline<'_> {
                 }
                 continue;
             }
-            let mut builder = walk::builder(self.sandbox, target, &self.walk_options[index], &self.skipped);
-            builder.sort_by_file_name(|a, b| a.cmp(b));
-            for entry in builder.build() {
-                if self.stop.load(Ordering::Relaxed) || self.control.interruption().is_some() {
-                    return;
-                }
-                let entry = match entry {
-                    Ok(entry) => entry,
-                    Err(_) => {
-                        SkipCounters::add(&self.skipped.errors);
-                        continue;
-                    }
-                };
+            let walker = Walker::new(self.sandbox, &self.walk_options[index], &self.skipped);
+            let mut going = true;
+            walker.run(target, |walked| {
+                going = !self.stop.load(Ordering::Relaxed) && self.control.interruption().is_none();
                 // Without follow_links a symlink arrives as itself and is not searched.
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
-                    continue;
+                if going && walked.kind == WalkedKind::File {
+                    going = visit(SortKey { rank: 0, target: index, path: walked.path }, target.root);
                 }
-                let key = SortKey { rank: 0, target: index, path: entry.into_path() };
-                if !visit(key, target.root) {
-                    return;
-                }
+                going
+            });
+            if !going {
+                return;
             }
         }
-    }
-
-    /// Produces, searches and accepts every job on the calling thread, in order.
-    fn run_inline(&self, page: &mut Page) {
-        let mut searcher = file::searcher(self.request);
-        let config = self.file_config();
-        self.produce(|job| {
-            let outcome = self.search_job(&mut searcher, &config, &job);
-            if self.accept(Done { job, outcome }, page) {
-                return false;
-            }
-            page.truncated = self.control.interruption();
-            page.truncated.is_none()
-        });
     }
 
     /// How each file is searched.
@@ -315,24 +312,27 @@ impl Pipeline<'_> {
         }
     }
 
-    /// Searches jobs until the channel closes.
-    fn work(&self, jobs: &crossbeam_channel::Receiver<Job>, done: &crossbeam_channel::Sender<Done>) {
+    /// Searches batches until the channel closes, sending each batch's outcomes back whole.
+    fn work(&self, jobs: &Receiver<Vec<Job>>, done: &Sender<Vec<Done>>) {
         let mut searcher = file::searcher(self.request);
         let config = self.file_config();
-        for job in jobs.iter() {
+        for batch in jobs.iter() {
             if self.stop.load(Ordering::Relaxed) {
                 continue;
             }
-            let outcome = self.search_job(&mut searcher, &config, &job);
-            if done.send(Done { job, outcome }).is_err() {
+            if done.send(self.search_batch(&mut searcher, &config, batch)).is_err() {
                 return;
             }
         }
     }
 
+    fn search_batch(&self, searcher: &mut Searcher, config: &FileSearchConfig, batch: Vec<Job>) -> Vec<Done> {
+        batch.into_iter().map(|job| Done { outcome: self.search_job(searcher, config, &job), job }).collect()
+    }
+
     fn search_job(
         &self,
-        searcher: &mut grep_searcher::Searcher,
+        searcher: &mut Searcher,
         config: &FileSearchConfig,
         job: &Job,
     ) -> std::io::Result<FileOutcome> {
@@ -371,39 +371,6 @@ impl Pipeline<'_> {
         let root = self.sandbox.root_of(canonical).ok_or(std::io::ErrorKind::PermissionDenied)?;
         let relative = canonical.strip_prefix(&self.sandbox.roots()[root]).unwrap_or(canonical);
         file::open_regular(&self.root_dirs[root], relative, false)
-    }
-
-    /// Takes outcomes back in sequence and fills the page.
-    fn consume(&self, done: &crossbeam_channel::Receiver<Done>, page: &mut Page) {
-        let mut waiting: BTreeMap<u64, Done> = BTreeMap::new();
-        let mut next = 0u64;
-        loop {
-            let received = match self.control.remaining() {
-                Some(left) => done.recv_timeout(left),
-                None => done.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            };
-            match received {
-                Ok(item) => {
-                    waiting.insert(item.job.seq, item);
-                }
-                Err(RecvTimeoutError::Disconnected) => return,
-                Err(RecvTimeoutError::Timeout) => {
-                    page.truncated = Some(Truncation::Timeout);
-                    return;
-                }
-            }
-            while let Some(item) = waiting.remove(&next) {
-                next += 1;
-                if self.accept(item, page) {
-                    return;
-                }
-                self.window.advance(next);
-            }
-            if let Some(reason) = self.control.interruption() {
-                page.truncated = Some(reason);
-                return;
-            }
-        }
     }
 
     /// Adds one file's outcome to the page; true when the page is complete.
@@ -476,5 +443,147 @@ impl Pipeline<'_> {
             OutputMode::Count => records,
         };
         FileMatches { path: job.key.path.clone(), relative_path, count, matches }
+    }
+}
+
+/// How often a thread waiting for workers looks at the cancel token.
+const CANCEL_POLL: Duration = Duration::from_millis(20);
+
+/// Batches queued beyond which the calling thread searches one itself.
+const BACKLOG: usize = 2;
+
+impl Workers {
+    /// Starts up to `helpers` threads, the first job they get being number `next`; `None`
+    /// when no thread could be started (the search then goes on inline).
+    fn start<'scope, 'env>(
+        pipeline: &'env Pipeline<'env>,
+        scope: &'scope Scope<'scope, 'env>,
+        helpers: usize,
+        next: u64,
+    ) -> Option<Workers> {
+        let (jobs, queue) = unbounded::<Vec<Job>>();
+        let (done_sender, done) = unbounded::<Vec<Done>>();
+        let mut started = 0;
+        for _ in 0..helpers {
+            let queue = queue.clone();
+            let done_sender = done_sender.clone();
+            let spawned = std::thread::Builder::new()
+                .name("fsnative-grep".to_owned())
+                .spawn_scoped(scope, move || pipeline.work(&queue, &done_sender));
+            if spawned.is_err() {
+                break;
+            }
+            started += 1;
+        }
+        (started > 0).then(|| Workers {
+            jobs: Some(jobs),
+            queue,
+            done,
+            searcher: file::searcher(pipeline.request),
+            config: pipeline.file_config(),
+            batch: Vec::with_capacity(BATCH),
+            waiting: BTreeMap::new(),
+            next,
+            sent: next,
+        })
+    }
+
+    /// Queues `job`, takes back what is finished, searches a batch here when the helpers lag,
+    /// and waits while [`WINDOW`] files are in flight. False when the page is done.
+    fn hand_out(&mut self, pipeline: &Pipeline<'_>, job: Job, page: &mut Page) -> bool {
+        self.batch.push(job);
+        self.sent += 1;
+        if self.batch.len() >= BATCH || self.jobs.as_ref().is_some_and(Sender::is_empty) {
+            self.flush();
+        }
+        self.take_back(pipeline, page, false);
+        if !page.is_done() && self.queue.len() >= BACKLOG {
+            self.search_here(pipeline, page);
+        }
+        while !page.is_done() && self.sent - self.next >= WINDOW {
+            self.flush();
+            if !self.search_here(pipeline, page) {
+                self.take_back(pipeline, page, true);
+            }
+        }
+        !page.is_done()
+    }
+
+    /// Hands the batch being filled to the helpers.
+    fn flush(&mut self) {
+        if let (false, Some(jobs)) = (self.batch.is_empty(), &self.jobs) {
+            let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
+            // Sending fails only if every helper is gone (a panic, which the scope re-raises).
+            let _ = jobs.send(batch);
+        }
+    }
+
+    /// Searches the next queued batch on the calling thread; false when none is queued.
+    fn search_here(&mut self, pipeline: &Pipeline<'_>, page: &mut Page) -> bool {
+        let Ok(batch) = self.queue.try_recv() else {
+            return false;
+        };
+        let outcomes = pipeline.search_batch(&mut self.searcher, &self.config, batch);
+        if let Some(first) = outcomes.first() {
+            self.waiting.insert(first.job.seq, outcomes);
+        }
+        self.accept_in_order(pipeline, page);
+        true
+    }
+
+    /// Takes back every outcome of the jobs handed out, until the page is done.
+    fn finish(mut self, pipeline: &Pipeline<'_>, page: &mut Page) {
+        self.flush();
+        self.jobs = None;
+        while !page.is_done() && self.next < self.sent {
+            if !self.search_here(pipeline, page) && !self.take_back(pipeline, page, true) {
+                return;
+            }
+        }
+    }
+
+    /// Receives finished batches (waiting for one when `block`) and accepts every outcome
+    /// whose turn has come. False when the helpers are gone.
+    fn take_back(&mut self, pipeline: &Pipeline<'_>, page: &mut Page, block: bool) -> bool {
+        loop {
+            let received = if block {
+                let wait = pipeline.control.remaining().map_or(CANCEL_POLL, |left| left.min(CANCEL_POLL));
+                self.done.recv_timeout(wait)
+            } else {
+                self.done.try_recv().map_err(|err| match err {
+                    TryRecvError::Empty => RecvTimeoutError::Timeout,
+                    TryRecvError::Disconnected => RecvTimeoutError::Disconnected,
+                })
+            };
+            match received {
+                Ok(batch) => {
+                    if let Some(first) = batch.first() {
+                        self.waiting.insert(first.job.seq, batch);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => return false,
+                Err(RecvTimeoutError::Timeout) => {
+                    page.truncated = page.truncated.or_else(|| pipeline.control.interruption());
+                    return true;
+                }
+            }
+            self.accept_in_order(pipeline, page);
+            if block || page.is_done() {
+                page.truncated = page.truncated.or_else(|| pipeline.control.interruption());
+                return true;
+            }
+        }
+    }
+
+    /// Accepts the waiting outcomes whose turn has come, until the page is done.
+    fn accept_in_order(&mut self, pipeline: &Pipeline<'_>, page: &mut Page) {
+        while let Some(batch) = self.waiting.remove(&self.next) {
+            for item in batch {
+                self.next = item.job.seq + 1;
+                if pipeline.accept(item, page) {
+                    return;
+                }
+            }
+        }
     }
 }
