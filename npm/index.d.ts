@@ -98,8 +98,8 @@ export type OutputMode = 'content' | 'files' | 'count';
 
 /**
  * Result order: by path, component by component in byte order (`rg --sort path`); by
- * modification time, newest first, ties by path; or as the parallel walk yields them
- * (`'none'`, glob only; grep treats it as `'path'`).
+ * modification time, newest first, ties by path; or `'none'`: no order promised (today the
+ * walks yield path order at no extra cost).
  */
 export type SortOrder = 'path' | 'mtime' | 'none';
 

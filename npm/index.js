@@ -50,13 +50,28 @@ class Sandbox {
   }
 
   async glob(options) {
-    return JSON.parse(await runCancellable(options, (json, token) => this.#native.glob(json, token)));
+    return globResult(JSON.parse(await runCancellable(options, (json, token) => this.#native.glob(json, token))));
   }
 
   globSync(options) {
     const json = syncOptionsJson(options);
-    return JSON.parse(callNative(() => this.#native.globSync(json)));
+    return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
   }
+}
+
+/**
+ * Rebuilds a glob result's entries from the columns the addon sends (bindings/node/src/output.rs,
+ * `glob_json`); a result with a non-UTF-8 name comes entry by entry already.
+ */
+function globResult(raw) {
+  if (raw.entries) return raw;
+  const { bases, baseOf, relative, dirs, ...rest } = raw;
+  const entries = new Array(relative.length);
+  for (let i = 0; i < relative.length; i++) {
+    const base = bases[baseOf ? baseOf[i] : 0];
+    entries[i] = { path: `${base}/${relative[i]}`, relativePath: relative[i], isDir: dirs.charCodeAt(i) === 49 };
+  }
+  return { entries, ...rest };
 }
 
 /** Runs a synchronous call into the addon (arguments already checked), rethrowing its errors as the documented ones. */

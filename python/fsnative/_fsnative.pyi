@@ -197,7 +197,7 @@ class Sandbox:
             no_ignore: Do not read ignore files.
             max_depth: Descend at most this many levels below each base.
             kind: ``"files"``, ``"dirs"`` or ``"all"``.
-            sort: ``"path"``, ``"mtime"`` (newest first) or ``"none"`` (walk order, fastest).
+            sort: ``"path"``, ``"mtime"`` (newest first) or ``"none"`` (no order promised).
             limit: Cap on entries returned (``total`` still counts all); ``None`` for no cap.
             timeout_ms: Return what was found after this many milliseconds.
             cancel: A token that stops the walk from elsewhere.

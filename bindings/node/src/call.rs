@@ -10,7 +10,7 @@ use napi::{Env, Task};
 use serde::Serialize;
 
 use crate::errors::rejection;
-use crate::output::camel_case_json;
+use crate::output::{camel_case_json, glob_json};
 
 /// `grepText`'s answer: ripgrep's output, and what a caller needs to know about its page.
 #[derive(Serialize)]
@@ -28,7 +28,7 @@ pub enum Operation {
     Grep(GrepRequest),
     /// `grepText`: the result rendered as ripgrep prints it, with its truncation and cursor.
     GrepText(GrepRequest, Format),
-    /// `glob`: the result as JSON.
+    /// `glob`: the result as JSON (in columns, see [`glob_json`]).
     Glob(GlobRequest),
 }
 
@@ -59,9 +59,7 @@ impl CoreCall {
                     stats: &result.stats,
                 })
             }
-            Operation::Glob(request) => {
-                camel_case_json(&self.sandbox.glob_cancellable(request, &self.cancel)?)
-            }
+            Operation::Glob(request) => glob_json(&self.sandbox.glob_cancellable(request, &self.cancel)?),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! Cancellation and deadlines for long-running calls.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::result::Truncation;
@@ -58,4 +58,11 @@ impl Control {
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
     }
+}
+
+/// The thread count when a request does not give one: the CPUs this process may use (read
+/// once; finding out costs a dozen system calls).
+pub(crate) fn default_threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
 }

@@ -1,9 +1,12 @@
 //! File-name search: glob patterns over a sandboxed walk in path order.
 
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
@@ -52,7 +55,9 @@ impl Patterns {
     }
 
     fn matches(&self, relative: &Path) -> bool {
-        self.include.is_match(relative) && !self.exclude.is_match(relative)
+        let candidate = Candidate::new(relative);
+        self.include.is_match_candidate(&candidate)
+            && (self.exclude.is_empty() || !self.exclude.is_match_candidate(&candidate))
     }
 }
 
@@ -84,36 +89,34 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         ..WalkOptions::default()
     };
     let skipped = SkipCounters::default();
-    let mut walked = 0u64;
+    let walked = AtomicU64::new(0);
     let mut found = Vec::new();
     let mut truncated = control.interruption();
     for (index, target) in targets.iter().enumerate() {
         if truncated.is_some() {
             break;
         }
-        let base = target.path.as_path();
-        Walker::new(sandbox, &options, &skipped).run(target, |entry| {
-            if control.interruption().is_some() {
-                return false;
-            }
-            walked += 1;
-            let Some(is_dir) = entry_is_dir(sandbox, &entry, &skipped) else {
-                return true;
-            };
+        // Relative paths are the walked paths after the target and a separator.
+        let base = target.path.as_os_str().as_bytes();
+        let base_len = base.len() + usize::from(!base.ends_with(b"/"));
+        let matching = |entry: Walked| {
+            walked.fetch_add(1, Ordering::Relaxed);
+            let is_dir = entry_is_dir(sandbox, &entry, &skipped)?;
             let wanted = match request.kind {
                 EntryKind::Files => !is_dir,
                 EntryKind::Dirs => is_dir,
                 EntryKind::All => true,
             };
-            let relative = entry.path.strip_prefix(base).unwrap_or(&entry.path);
-            if wanted && patterns.matches(relative) {
-                found.push(Found {
-                    target: index,
-                    relative: relative.to_path_buf(),
-                    path: entry.path,
-                    is_dir,
-                });
+            let relative = Path::new(OsStr::from_bytes(&entry.path.as_os_str().as_bytes()[base_len..]));
+            if !(wanted && patterns.matches(relative)) {
+                return None;
             }
+            let relative = relative.to_path_buf();
+            Some(Found { target: index, relative, path: entry.path, is_dir })
+        };
+        let walker = Walker::new(sandbox, &options, &skipped, &control);
+        walker.run_all(target, crate::control::default_threads(), matching, |entry| {
+            found.push(entry);
             true
         });
         truncated = control.interruption();
@@ -135,7 +138,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         total,
         truncated,
         stats: GlobStats {
-            entries_walked: walked,
+            entries_walked: walked.into_inner(),
             skipped_special: SkipCounters::get(&skipped.special),
             skipped_outside: SkipCounters::get(&skipped.outside),
             skipped_errors: SkipCounters::get(&skipped.errors),

@@ -33,6 +33,12 @@
 //! serialize back. [`render`] turns a grep result into ripgrep's own text or JSON output.
 #![deny(missing_docs)]
 
+/// With the `mimalloc` feature (the Node and Python modules enable it), mimalloc serves every
+/// Rust allocation of the built library; see the feature's note in Cargo.toml.
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod control;
 mod error;
 mod glob;

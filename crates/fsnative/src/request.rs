@@ -74,7 +74,7 @@ pub enum SortOrder {
     Path,
     /// By modification time, newest first; ties by path.
     Mtime,
-    /// Whatever order the parallel walk produces (glob only; fastest).
+    /// No order promised. Today this is path order: the walks produce it at no extra cost.
     None,
 }
 

@@ -5,18 +5,21 @@
 //! enters `.git`, never follows a symlink whose target resolves outside the sandbox, and
 //! drops FIFOs, sockets and devices. What it skips is counted.
 
-use std::ffi::{OsStr, OsString};
+use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::overrides::Override;
 use ignore::types::Types;
 use ignore::Match;
 
+use crate::control::Control;
 use crate::sandbox::Sandbox;
 
 /// A validated place to walk or search.
@@ -100,12 +103,94 @@ struct DirNode {
     ancestors: Option<Arc<Ancestor>>,
 }
 
-/// One entry of a listing that passed every filter, with its directory node when it is a
-/// directory to descend into.
-struct Child {
-    walked: Walked,
-    descend: Option<DirNode>,
+/// One entry of a listing that passed every filter: what the caller made of it (if anything),
+/// and what leads to its own listing when it is a directory to descend into.
+struct Listed<T, D> {
+    item: Option<T>,
+    descend: Option<D>,
 }
+
+/// Directories waiting to be listed by the threads of [`Walker::run_all`], and how many are
+/// being listed.
+struct ListQueue<T> {
+    /// Waiting directories with the number their listing is filed under, and the number of
+    /// directories being listed.
+    state: Mutex<(Vec<(usize, DirNode)>, usize)>,
+    changed: Condvar,
+    /// The next listing number.
+    next_id: AtomicUsize,
+    listings: Mutex<HashMap<usize, Vec<Listed<T, usize>>>>,
+}
+
+impl<T> ListQueue<T> {
+    fn new(root: DirNode) -> ListQueue<T> {
+        ListQueue {
+            state: Mutex::new((vec![(0, root)], 0)),
+            changed: Condvar::new(),
+            next_id: AtomicUsize::new(1),
+            listings: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, (Vec<(usize, DirNode)>, usize)> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The next directory to list, waiting while others are being listed; `None` once the
+    /// whole tree is listed.
+    fn pop(&self) -> Option<(usize, DirNode)> {
+        let mut state = self.lock();
+        loop {
+            if let Some(item) = state.0.pop() {
+                state.1 += 1;
+                return Some(item);
+            }
+            if state.1 == 0 {
+                return None;
+            }
+            state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Files the listing `id`, each entry made into an item by `prepare`, and queues its
+    /// sub-directories.
+    fn finish(
+        &self,
+        id: usize,
+        listing: Vec<Listed<Walked, DirNode>>,
+        prepare: impl Fn(Walked) -> Option<T>,
+    ) {
+        let mut subdirs = Vec::new();
+        let listing = listing
+            .into_iter()
+            .map(|child| Listed {
+                item: child.item.and_then(&prepare),
+                descend: child.descend.map(|dir| {
+                    let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+                    subdirs.push((id, dir));
+                    id
+                }),
+            })
+            .collect();
+        self.listings.lock().unwrap_or_else(|e| e.into_inner()).insert(id, listing);
+        let mut state = self.lock();
+        // Last first, so the tree is listed roughly in the order it is visited.
+        state.0.extend(subdirs.into_iter().rev());
+        state.1 -= 1;
+        self.changed.notify_all();
+    }
+
+    fn waiting(&self) -> usize {
+        self.lock().0.len()
+    }
+
+    fn take(&self, id: usize) -> Vec<Listed<T, usize>> {
+        self.listings.lock().unwrap_or_else(|e| e.into_inner()).remove(&id).unwrap_or_default()
+    }
+}
+
+/// How long [`Walker::run_all`] lists alone before it starts helper threads.
+const LIST_ALONE: Duration = Duration::from_micros(500);
 
 /// A walk of one target, in path order: each directory's entries sorted by name, a directory's
 /// contents right after it.
@@ -113,54 +198,91 @@ pub(crate) struct Walker<'a> {
     sandbox: &'a Sandbox,
     options: &'a WalkOptions,
     skipped: &'a SkipCounters,
+    control: &'a Control,
 }
 
 impl<'a> Walker<'a> {
-    pub fn new(sandbox: &'a Sandbox, options: &'a WalkOptions, skipped: &'a SkipCounters) -> Walker<'a> {
-        Walker { sandbox, options, skipped }
+    pub fn new(
+        sandbox: &'a Sandbox,
+        options: &'a WalkOptions,
+        skipped: &'a SkipCounters,
+        control: &'a Control,
+    ) -> Walker<'a> {
+        Walker { sandbox, options, skipped, control }
     }
 
-    /// Visits every entry below the directory `target` until `visit` returns false.
-    pub fn run(&self, target: &Target, mut visit: impl FnMut(Walked) -> bool) {
+    /// Visits every entry below the directory `target`, listing each directory when its turn
+    /// comes, until `visit` returns false or the search is interrupted.
+    pub fn run(&self, target: &Target, visit: impl FnMut(Walked) -> bool) {
+        let first = self.list(&self.root(target));
+        depth_first(first, |dir| self.list(&dir), visit);
+    }
+
+    /// Like [`Walker::run`] for a caller that wants every entry: lists the whole tree first,
+    /// with up to `threads` threads (the calling thread included), which also make each entry
+    /// into an item with `prepare`; then visits the items in order.
+    pub fn run_all<T: Send>(
+        &self,
+        target: &Target,
+        threads: usize,
+        prepare: impl Fn(Walked) -> Option<T> + Sync,
+        visit: impl FnMut(T) -> bool,
+    ) {
+        let queue = ListQueue::new(self.root(target));
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            let mut helping = threads <= 1;
+            while let Some((id, dir)) = queue.pop() {
+                queue.finish(id, self.list(&dir), &prepare);
+                if !helping && started.elapsed() >= LIST_ALONE && queue.waiting() > 0 {
+                    helping = true;
+                    for _ in 1..threads {
+                        let helper = || {
+                            while let Some((id, dir)) = queue.pop() {
+                                queue.finish(id, self.list(&dir), &prepare);
+                            }
+                        };
+                        // Without a helper the calling thread lists the rest alone.
+                        let _ = std::thread::Builder::new()
+                            .name("fsnative-walk".to_owned())
+                            .spawn_scoped(scope, helper);
+                    }
+                }
+            }
+        });
+        depth_first(queue.take(0), |id| queue.take(id), visit);
+    }
+
+    /// The node of the directory `target`, with the ignore files above it.
+    fn root(&self, target: &Target) -> DirNode {
         let ignores = if self.options.no_ignore {
             None
         } else {
             ancestor_ignores(&self.sandbox.roots()[target.root], &target.path)
         };
         let ancestors = self.options.follow_links.then(|| identity(&target.path, None)).flatten();
-        let root = DirNode { path: target.path.clone(), depth: 0, ignores, ancestors };
-        let mut stack = vec![self.list(&root).into_iter()];
-        while let Some(children) = stack.last_mut() {
-            let Some(child) = children.next() else {
-                stack.pop();
-                continue;
-            };
-            if !visit(child.walked) {
-                return;
-            }
-            if let Some(dir) = child.descend {
-                stack.push(self.list(&dir).into_iter());
-            }
-        }
+        DirNode { path: target.path.clone(), depth: 0, ignores, ancestors }
     }
 
-    /// The entries of `dir` that pass the filters, sorted by name.
-    fn list(&self, dir: &DirNode) -> Vec<Child> {
-        if self.options.max_depth.is_some_and(|max| dir.depth >= max) {
+    /// The entries of `dir` that pass the filters, sorted by name (none once interrupted).
+    fn list(&self, dir: &DirNode) -> Vec<Listed<Walked, DirNode>> {
+        if self.options.max_depth.is_some_and(|max| dir.depth >= max) || self.control.interruption().is_some()
+        {
             return Vec::new();
         }
         let Ok(read) = std::fs::read_dir(&dir.path) else {
             SkipCounters::add(&self.skipped.errors);
             return Vec::new();
         };
-        let mut entries: Vec<(OsString, std::fs::FileType)> = Vec::new();
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
         for entry in read {
-            match entry.and_then(|e| Ok((e.file_name(), e.file_type()?))) {
+            match entry.and_then(|e| Ok((e.path(), e.file_type()?))) {
                 Ok(entry) => entries.push(entry),
                 Err(_) => SkipCounters::add(&self.skipped.errors),
             }
         }
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Same parent, so the paths sort as the names do.
+        entries.sort_unstable_by(|a, b| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()));
         let ignores = if self.options.no_ignore {
             None
         } else {
@@ -168,10 +290,13 @@ impl<'a> Walker<'a> {
         };
         let ignores = ignores.or_else(|| dir.ignores.clone());
         let descend_allowed = !self.options.max_depth.is_some_and(|max| dir.depth + 1 >= max);
-        let mut children = Vec::new();
-        for (name, file_type) in entries {
-            let path = dir.path.join(&name);
-            let Some(kind) = self.admit(&path, &name, file_type, ignores.as_deref(), dir) else {
+        let mut children = Vec::with_capacity(entries.len());
+        // Each entry's name follows its directory's path and a separator.
+        let dir_bytes = dir.path.as_os_str().as_bytes();
+        let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
+        for (path, file_type) in entries {
+            let name = OsStr::from_bytes(&path.as_os_str().as_bytes()[name_start..]);
+            let Some(kind) = self.admit(&path, name, file_type, ignores.as_deref(), dir) else {
                 continue;
             };
             let descend = (kind == WalkedKind::Dir && descend_allowed).then(|| DirNode {
@@ -180,7 +305,7 @@ impl<'a> Walker<'a> {
                 depth: dir.depth + 1,
                 ignores: ignores.clone(),
             });
-            children.push(Child { walked: Walked { path, kind }, descend });
+            children.push(Listed { item: Some(Walked { path, kind }), descend });
         }
         children
     }
@@ -285,6 +410,27 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// Visits listings depth first: each item, then, for a directory, the listing `open` gives.
+fn depth_first<T, D>(
+    first: Vec<Listed<T, D>>,
+    mut open: impl FnMut(D) -> Vec<Listed<T, D>>,
+    mut visit: impl FnMut(T) -> bool,
+) {
+    let mut stack = vec![first.into_iter()];
+    while let Some(children) = stack.last_mut() {
+        let Some(child) = children.next() else {
+            stack.pop();
+            continue;
+        };
+        if child.item.is_some_and(|item| !visit(item)) {
+            return;
+        }
+        if let Some(dir) = child.descend {
+            stack.push(open(dir).into_iter());
+        }
+    }
+}
+
 /// The identity of the directory at `path`, linked to `parent`.
 fn identity(path: &Path, parent: Option<Arc<Ancestor>>) -> Option<Arc<Ancestor>> {
     let meta = std::fs::metadata(path).ok()?;
@@ -296,11 +442,14 @@ impl IgnoreLevel {
     /// planted as `.gitignore` is never read); `None` when it has none.
     fn load(
         dir: &Path,
-        entries: &[(OsString, std::fs::FileType)],
+        entries: &[(PathBuf, std::fs::FileType)],
         parent: Option<Arc<IgnoreLevel>>,
     ) -> Option<Arc<IgnoreLevel>> {
         let listed = |name: &str, dir_entry: bool| {
-            entries.iter().any(|(n, t)| n == name && if dir_entry { t.is_dir() } else { t.is_file() })
+            entries.iter().any(|(path, kind)| {
+                path.file_name().is_some_and(|n| n == name)
+                    && if dir_entry { kind.is_dir() } else { kind.is_file() }
+            })
         };
         let has_exclude = listed(".git", true) && is_regular_file(&dir.join(".git/info/exclude"));
         let rules = [

@@ -14,7 +14,7 @@ mod matcher;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::thread::Scope;
 use std::time::{Duration, Instant};
 
@@ -146,13 +146,6 @@ const BATCH: usize = 8;
 /// agent makes end well within it, and starting threads would cost more than they save.
 const INLINE_BUDGET: Duration = Duration::from_micros(500);
 
-/// The worker count when `threads` is not given: the CPUs this process may use (read once;
-/// finding out costs a dozen system calls).
-fn default_threads() -> usize {
-    static THREADS: OnceLock<usize> = OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(2, |n| n.get()))
-}
-
 /// The page being assembled by the calling thread.
 #[derive(Default)]
 struct Page {
@@ -198,8 +191,12 @@ impl Pipeline<'_> {
     /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
     /// workers.
     fn run(&self, started: Instant) -> Page {
-        let threads =
-            self.request.threads.filter(|&n| n > 0).unwrap_or_else(default_threads).min(MAX_THREADS);
+        let threads = self
+            .request
+            .threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(crate::control::default_threads)
+            .min(MAX_THREADS);
         let mut page = Page { position: self.resume.cloned(), ..Page::default() };
         page.truncated = self.control.interruption();
         if page.is_done() {
@@ -283,7 +280,7 @@ impl Pipeline<'_> {
                 }
                 continue;
             }
-            let walker = Walker::new(self.sandbox, &self.walk_options[index], &self.skipped);
+            let walker = Walker::new(self.sandbox, &self.walk_options[index], &self.skipped, self.control);
             let mut going = true;
             walker.run(target, |walked| {
                 going = !self.stop.load(Ordering::Relaxed) && self.control.interruption().is_none();
