@@ -171,9 +171,9 @@ pub struct GrepRequest {
     pub cursor: Option<String>,
     /// Give up after this many milliseconds and return what was found, flagged `timeout`.
     pub timeout_ms: Option<u64>,
-    /// Threads that search at once, the calling thread included (default: the number of CPUs;
-    /// at most [`MAX_THREADS`](crate::MAX_THREADS)). A search that is over within half a
-    /// millisecond runs on the calling thread alone.
+    /// Threads that search at once (default: the number of CPUs; at most
+    /// [`MAX_THREADS`](crate::MAX_THREADS)) while the calling thread walks. A search that is
+    /// over within half a millisecond runs on the calling thread alone.
     pub threads: Option<usize>,
 }
 

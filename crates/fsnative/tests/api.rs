@@ -125,3 +125,31 @@ fn a_huge_sparse_file_is_skipped_fast_as_binary_or_as_too_large() {
     assert_eq!(as_text.stats.skipped_errors, 1);
     assert_eq!(as_text.total_matches, 1);
 }
+
+/// Small files are read whole and searched in memory, large ones streamed; a NUL byte must
+/// end the search at the same place either way (where the streamed search's buffer meets it).
+#[test]
+fn a_late_nul_byte_stops_a_small_file_where_it_stops_a_large_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = "needle and some text to fill the line up\n";
+    let before: String = line.repeat(300 * 1024 / line.len());
+    let after: String = line.repeat(20);
+    let small = format!("{before}\0{after}");
+    let padding = "x".repeat(1024 * 1024);
+    let large = format!("{before}\0{after}{padding}\n");
+    std::fs::write(dir.path().join("small.txt"), &small).unwrap();
+    std::fs::write(dir.path().join("large.txt"), &large).unwrap();
+    let sandbox = Sandbox::new([dir.path()]).unwrap();
+    let count = |name: &str| {
+        let request = GrepRequest {
+            paths: [name].into_iter().collect(),
+            mode: OutputMode::Count,
+            limit: None,
+            ..GrepRequest::new("needle")
+        };
+        sandbox.grep(&request).unwrap().files.first().map_or(0, |f| f.count)
+    };
+    let (small_count, large_count) = (count("small.txt"), count("large.txt"));
+    assert_eq!(small_count, large_count);
+    assert!(small_count < (before.len() / line.len()) as u64, "the search stopped at the NUL byte");
+}

@@ -1,7 +1,7 @@
 //! Searching one file and collecting what it contributes.
 
 use std::fs::File;
-use std::io::{self, Seek, SeekFrom};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -54,8 +54,24 @@ pub(crate) struct FileOutcome {
 /// whole file). A file that needs more is skipped and counted in `skipped_errors`.
 pub const MAX_BUFFER_BYTES: usize = 64 * 1024 * 1024;
 
-/// Builds a searcher for `request` (one per worker thread).
-pub(crate) fn searcher(request: &GrepRequest) -> Searcher {
+/// Files up to this size are read whole with one `read` and searched in memory; larger ones
+/// are streamed. (Streaming costs two more system calls per file: a 3-byte read to sniff a
+/// byte-order mark and a read that finds the end.)
+const READ_WHOLE_MAX: u64 = 1024 * 1024;
+
+/// One thread's means to search files: the configured searcher, and the buffer small files
+/// are read into.
+pub(crate) struct FileSearcher {
+    searcher: Searcher,
+    buffer: Vec<u8>,
+}
+
+/// Builds a file searcher for `request` (one per searching thread).
+pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
+    FileSearcher { searcher: configured_searcher(request), buffer: Vec::new() }
+}
+
+fn configured_searcher(request: &GrepRequest) -> Searcher {
     let content = request.mode == OutputMode::Content;
     let mut builder = SearcherBuilder::new();
     builder
@@ -90,8 +106,9 @@ pub(crate) fn open_roots(sandbox: &Sandbox) -> crate::Result<Vec<Dir>> {
 /// `RESOLVE_BENEATH`, or cap-std's checked walk where that is missing) refuses any step that
 /// leaves `root`, so swapping a component for a symlink after the walk saw it cannot make the
 /// search read outside. Never blocks on a FIFO, and yields `None` for anything that is not a
-/// regular file. Without `follow`, a symlink in the last component is refused.
-pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Result<Option<File>> {
+/// regular file, else the file and its size. Without `follow`, a symlink in the last component
+/// is refused.
+pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Result<Option<(File, u64)>> {
     let mut options = cap_std::fs::OpenOptions::new();
     options.read(true).nonblock(true).follow(if follow { FollowSymlinks::Yes } else { FollowSymlinks::No });
     let file = match root.open_with(relative, &options) {
@@ -100,14 +117,76 @@ pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Res
         Err(err) if err.raw_os_error() == Some(libc::ENXIO) => return Ok(None),
         Err(err) => return Err(err),
     };
-    Ok(file.metadata()?.is_file().then_some(file))
+    let meta = file.metadata()?;
+    Ok(meta.is_file().then_some((file, meta.len())))
+}
+
+/// What a file's search reads: the file read whole, or the open file, streamed.
+enum Contents<'a> {
+    Whole(&'a [u8]),
+    Streamed(&'a File),
+}
+
+impl Contents<'_> {
+    /// Runs `searcher` over the contents from their start.
+    fn search<S: Sink<Error = io::Error>>(
+        &self,
+        searcher: &mut Searcher,
+        matcher: &RegexMatcher,
+        sink: S,
+    ) -> io::Result<()> {
+        match *self {
+            Contents::Whole(bytes) => searcher.search_slice(matcher, bytes, sink),
+            Contents::Streamed(mut file) => {
+                if file.stream_position()? != 0 {
+                    file.seek(SeekFrom::Start(0))?;
+                }
+                searcher.search_file(matcher, file, sink)
+            }
+        }
+    }
+}
+
+/// Up to where an in-memory search sees a binary-detection byte before it starts. A streamed
+/// search sees each buffer it reads, so a file with such a byte further on is streamed, to
+/// give the same answer.
+const BINARY_CHECKED_UPFRONT: usize = 32 * 1024;
+
+/// Reads `file` (of `size` bytes) whole into `buffer`, unless it is large, starts with a
+/// byte-order mark (only the streaming search decodes those) or holds the binary byte `quit`
+/// past [`BINARY_CHECKED_UPFRONT`].
+fn read_whole<'a>(
+    mut file: &File,
+    size: u64,
+    quit: Option<u8>,
+    buffer: &'a mut Vec<u8>,
+) -> io::Result<Option<&'a [u8]>> {
+    if size > READ_WHOLE_MAX {
+        return Ok(None);
+    }
+    buffer.clear();
+    buffer.resize(size as usize, 0);
+    let mut filled = 0;
+    while filled < buffer.len() {
+        match file.read(&mut buffer[filled..]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    buffer.truncate(filled);
+    let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| buffer.starts_with(bom));
+    let late_binary = quit
+        .is_some_and(|byte| buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| rest.contains(&byte)));
+    Ok((!has_bom && !late_binary).then_some(&buffer[..]))
 }
 
 /// Searches an open file, skipping its first `skip` records (a cursor resuming inside it).
 pub(crate) fn search(
-    searcher: &mut Searcher,
+    searcher: &mut FileSearcher,
     matcher: &RegexMatcher,
-    file: &File,
+    (file, size): (&File, u64),
     config: &FileSearchConfig,
     skip: u64,
     control: &Control,
@@ -123,11 +202,17 @@ pub(crate) fn search(
         outcome: FileOutcome::default(),
     };
     sink.outcome.searched = true;
-    searcher.search_file(matcher, file, &mut sink)?;
+    let FileSearcher { searcher, buffer } = searcher;
+    let quit = searcher.binary_detection().quit_byte();
+    let contents = match read_whole(file, size, quit, buffer)? {
+        Some(bytes) => Contents::Whole(bytes),
+        None => Contents::Streamed(file),
+    };
+    contents.search(searcher, matcher, &mut sink)?;
     let mut outcome = sink.outcome;
     if let Some(sections) = &config.sections {
         if !outcome.matches.is_empty() {
-            mark_section_ends(searcher, sections, file, &mut outcome.matches)?;
+            mark_section_ends(searcher, sections, &contents, &mut outcome.matches)?;
         }
     }
     Ok(outcome)
@@ -136,18 +221,17 @@ pub(crate) fn search(
 /// Sets each match's `section_end`: a second pass over the file lists the lines that match a
 /// section pattern, and each match takes the first one after its last line.
 fn mark_section_ends(
-    searcher: &mut Searcher,
+    searcher: &Searcher,
     sections: &RegexMatcher,
-    mut file: &File,
+    contents: &Contents<'_>,
     matches: &mut [Match],
 ) -> io::Result<()> {
-    file.seek(SeekFrom::Start(0))?;
     let mut boundaries = Vec::new();
     let mut plain = SearcherBuilder::new();
     plain.line_number(true).binary_detection(searcher.binary_detection().clone()).bom_sniffing(true);
-    plain.heap_limit(Some(MAX_BUFFER_BYTES)).build().search_file(
+    contents.search(
+        &mut plain.heap_limit(Some(MAX_BUFFER_BYTES)).build(),
         sections,
-        file,
         sinks::Bytes(|line, _| {
             boundaries.push(line);
             Ok(true)

@@ -20,7 +20,6 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use grep_regex::RegexMatcher;
-use grep_searcher::Searcher;
 
 use crate::control::{CancelToken, Control};
 use crate::error::Result;
@@ -34,7 +33,7 @@ pub(crate) use matcher::MatcherCache;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 
 use cursor::{Position, SortKey};
-use file::{FileOutcome, FileSearchConfig};
+use file::{FileOutcome, FileSearchConfig, FileSearcher};
 
 /// One candidate file, numbered in result order.
 struct Job {
@@ -164,18 +163,12 @@ impl Page {
     }
 }
 
-/// The parallel half of a search: helper threads searching batches of files, the calling
-/// thread searching some too when they fall behind, and the outcomes waiting to be put back
-/// in sequence.
+/// The parallel half of a search: helper threads searching batches of files, and the
+/// outcomes waiting to be put back in sequence.
 struct Workers {
     /// The job queue; `None` once closed, which lets idle helpers end.
     jobs: Option<Sender<Vec<Job>>>,
-    /// The calling thread's end of the job queue, to take a batch when the helpers lag.
-    queue: Receiver<Vec<Job>>,
     done: Receiver<Vec<Done>>,
-    /// The calling thread's searcher.
-    searcher: Searcher,
-    config: FileSearchConfig,
     /// The batch being filled.
     batch: Vec<Job>,
     /// Finished batches that came back ahead of their turn, by their first sequence number.
@@ -189,7 +182,7 @@ struct Workers {
 impl Pipeline<'_> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
     /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
-    /// workers.
+    /// `threads` helpers.
     fn run(&self, started: Instant) -> Page {
         let threads = self
             .request
@@ -216,7 +209,7 @@ impl Pipeline<'_> {
                     }
                     page.truncated = self.control.interruption();
                     if threads > 1 && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
-                        workers = Workers::start(self, scope, threads - 1, next);
+                        workers = Workers::start(self, scope, threads, next);
                     }
                     !page.is_done()
                 }
@@ -323,13 +316,18 @@ impl Pipeline<'_> {
         }
     }
 
-    fn search_batch(&self, searcher: &mut Searcher, config: &FileSearchConfig, batch: Vec<Job>) -> Vec<Done> {
+    fn search_batch(
+        &self,
+        searcher: &mut FileSearcher,
+        config: &FileSearchConfig,
+        batch: Vec<Job>,
+    ) -> Vec<Done> {
         batch.into_iter().map(|job| Done { outcome: self.search_job(searcher, config, &job), job }).collect()
     }
 
     fn search_job(
         &self,
-        searcher: &mut Searcher,
+        searcher: &mut FileSearcher,
         config: &FileSearchConfig,
         job: &Job,
     ) -> std::io::Result<FileOutcome> {
@@ -348,7 +346,9 @@ impl Pipeline<'_> {
             Err(err) => return Err(err),
         };
         match opened {
-            Some(handle) => file::search(searcher, self.matcher, &handle, config, job.skip, self.control),
+            Some((handle, size)) => {
+                file::search(searcher, self.matcher, (&handle, size), config, job.skip, self.control)
+            }
             None => {
                 SkipCounters::add(&self.skipped.special);
                 Ok(FileOutcome::default())
@@ -357,14 +357,14 @@ impl Pipeline<'_> {
     }
 
     /// Opens a job's file beneath its root, by the path the walk found it at.
-    fn open_job(&self, job: &Job) -> std::io::Result<Option<std::fs::File>> {
+    fn open_job(&self, job: &Job) -> std::io::Result<Option<(std::fs::File, u64)>> {
         let root = &self.sandbox.roots()[job.root];
         let relative = job.key.path.strip_prefix(root).unwrap_or(&job.key.path);
         file::open_regular(&self.root_dirs[job.root], relative, self.request.follow_links)
     }
 
     /// Opens a canonical path beneath the root that contains it.
-    fn open_beneath(&self, canonical: &Path) -> std::io::Result<Option<std::fs::File>> {
+    fn open_beneath(&self, canonical: &Path) -> std::io::Result<Option<(std::fs::File, u64)>> {
         let root = self.sandbox.root_of(canonical).ok_or(std::io::ErrorKind::PermissionDenied)?;
         let relative = canonical.strip_prefix(&self.sandbox.roots()[root]).unwrap_or(canonical);
         file::open_regular(&self.root_dirs[root], relative, false)
@@ -446,9 +446,6 @@ impl Pipeline<'_> {
 /// How often a thread waiting for workers looks at the cancel token.
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
-/// Batches queued beyond which the calling thread searches one itself.
-const BACKLOG: usize = 2;
-
 impl Workers {
     /// Starts up to `helpers` threads, the first job they get being number `next`; `None`
     /// when no thread could be started (the search then goes on inline).
@@ -474,10 +471,7 @@ impl Workers {
         }
         (started > 0).then(|| Workers {
             jobs: Some(jobs),
-            queue,
             done,
-            searcher: file::searcher(pipeline.request),
-            config: pipeline.file_config(),
             batch: Vec::with_capacity(BATCH),
             waiting: BTreeMap::new(),
             next,
@@ -485,8 +479,8 @@ impl Workers {
         })
     }
 
-    /// Queues `job`, takes back what is finished, searches a batch here when the helpers lag,
-    /// and waits while [`WINDOW`] files are in flight. False when the page is done.
+    /// Queues `job`, takes back what is finished, and waits while [`WINDOW`] files are in
+    /// flight. False when the page is done.
     fn hand_out(&mut self, pipeline: &Pipeline<'_>, job: Job, page: &mut Page) -> bool {
         self.batch.push(job);
         self.sent += 1;
@@ -494,14 +488,9 @@ impl Workers {
             self.flush();
         }
         self.take_back(pipeline, page, false);
-        if !page.is_done() && self.queue.len() >= BACKLOG {
-            self.search_here(pipeline, page);
-        }
         while !page.is_done() && self.sent - self.next >= WINDOW {
             self.flush();
-            if !self.search_here(pipeline, page) {
-                self.take_back(pipeline, page, true);
-            }
+            self.take_back(pipeline, page, true);
         }
         !page.is_done()
     }
@@ -515,25 +504,12 @@ impl Workers {
         }
     }
 
-    /// Searches the next queued batch on the calling thread; false when none is queued.
-    fn search_here(&mut self, pipeline: &Pipeline<'_>, page: &mut Page) -> bool {
-        let Ok(batch) = self.queue.try_recv() else {
-            return false;
-        };
-        let outcomes = pipeline.search_batch(&mut self.searcher, &self.config, batch);
-        if let Some(first) = outcomes.first() {
-            self.waiting.insert(first.job.seq, outcomes);
-        }
-        self.accept_in_order(pipeline, page);
-        true
-    }
-
     /// Takes back every outcome of the jobs handed out, until the page is done.
     fn finish(mut self, pipeline: &Pipeline<'_>, page: &mut Page) {
         self.flush();
         self.jobs = None;
         while !page.is_done() && self.next < self.sent {
-            if !self.search_here(pipeline, page) && !self.take_back(pipeline, page, true) {
+            if !self.take_back(pipeline, page, true) {
                 return;
             }
         }

@@ -1,0 +1,285 @@
+//! The walker: lists directories and visits their entries in path order.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::ignore_files::{ancestor_ignores, IgnoreLevel};
+use super::queue::ListQueue;
+use super::{SkipCounters, Target, WalkOptions, Walked, WalkedKind};
+use crate::control::Control;
+use crate::sandbox::Sandbox;
+
+/// A directory identity, linked to those of the directories above it (link loop detection).
+struct Ancestor {
+    dev: u64,
+    ino: u64,
+    parent: Option<Arc<Ancestor>>,
+}
+
+/// A directory to list.
+pub(super) struct DirNode {
+    path: PathBuf,
+    depth: usize,
+    ignores: Option<Arc<IgnoreLevel>>,
+    /// Kept only when links are followed.
+    ancestors: Option<Arc<Ancestor>>,
+}
+
+/// One entry of a listing that passed every filter: what the caller made of it (if anything),
+/// and what leads to its own listing when it is a directory to descend into.
+pub(super) struct Listed<T, D> {
+    pub item: Option<T>,
+    pub descend: Option<D>,
+}
+
+/// How long [`Walker::run_all`] lists alone before it starts helper threads.
+const LIST_ALONE: Duration = Duration::from_micros(500);
+
+/// A walk of one target, in path order: each directory's entries sorted by name, a directory's
+/// contents right after it.
+pub(crate) struct Walker<'a> {
+    sandbox: &'a Sandbox,
+    options: &'a WalkOptions,
+    skipped: &'a SkipCounters,
+    control: &'a Control,
+}
+
+impl<'a> Walker<'a> {
+    pub fn new(
+        sandbox: &'a Sandbox,
+        options: &'a WalkOptions,
+        skipped: &'a SkipCounters,
+        control: &'a Control,
+    ) -> Walker<'a> {
+        Walker { sandbox, options, skipped, control }
+    }
+
+    /// Visits every entry below the directory `target`, listing each directory when its turn
+    /// comes, until `visit` returns false or the search is interrupted.
+    pub fn run(&self, target: &Target, visit: impl FnMut(Walked) -> bool) {
+        let first = self.list(&self.root(target));
+        depth_first(first, |dir| self.list(&dir), visit);
+    }
+
+    /// Like [`Walker::run`] for a caller that wants every entry: lists the whole tree first,
+    /// with up to `threads` threads (the calling thread included), which also make each entry
+    /// into an item with `prepare`; then visits the items in order.
+    pub fn run_all<T: Send>(
+        &self,
+        target: &Target,
+        threads: usize,
+        prepare: impl Fn(Walked) -> Option<T> + Sync,
+        visit: impl FnMut(T) -> bool,
+    ) {
+        let queue = ListQueue::new(self.root(target));
+        let started = Instant::now();
+        std::thread::scope(|scope| {
+            let mut helping = threads <= 1;
+            while let Some((id, dir)) = queue.pop() {
+                queue.finish(id, self.list(&dir), &prepare);
+                if !helping && started.elapsed() >= LIST_ALONE && queue.waiting() > 0 {
+                    helping = true;
+                    for _ in 1..threads {
+                        let helper = || {
+                            while let Some((id, dir)) = queue.pop() {
+                                queue.finish(id, self.list(&dir), &prepare);
+                            }
+                        };
+                        // Without a helper the calling thread lists the rest alone.
+                        let _ = std::thread::Builder::new()
+                            .name("fsnative-walk".to_owned())
+                            .spawn_scoped(scope, helper);
+                    }
+                }
+            }
+        });
+        depth_first(queue.take(0), |id| queue.take(id), visit);
+    }
+
+    /// The node of the directory `target`, with the ignore files above it.
+    fn root(&self, target: &Target) -> DirNode {
+        let ignores = if self.options.no_ignore {
+            None
+        } else {
+            ancestor_ignores(&self.sandbox.roots()[target.root], &target.path)
+        };
+        let ancestors = self.options.follow_links.then(|| identity(&target.path, None)).flatten();
+        DirNode { path: target.path.clone(), depth: 0, ignores, ancestors }
+    }
+
+    /// The entries of `dir` that pass the filters, sorted by name (none once interrupted).
+    fn list(&self, dir: &DirNode) -> Vec<Listed<Walked, DirNode>> {
+        if self.options.max_depth.is_some_and(|max| dir.depth >= max) || self.control.interruption().is_some()
+        {
+            return Vec::new();
+        }
+        let Ok(read) = std::fs::read_dir(&dir.path) else {
+            SkipCounters::add(&self.skipped.errors);
+            return Vec::new();
+        };
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
+        for entry in read {
+            match entry.and_then(|e| Ok((e.path(), e.file_type()?))) {
+                Ok(entry) => entries.push(entry),
+                Err(_) => SkipCounters::add(&self.skipped.errors),
+            }
+        }
+        // Same parent, so the paths sort as the names do.
+        entries.sort_unstable_by(|a, b| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()));
+        let ignores = if self.options.no_ignore {
+            None
+        } else {
+            IgnoreLevel::load(&dir.path, &entries, dir.ignores.clone())
+        };
+        let ignores = ignores.or_else(|| dir.ignores.clone());
+        let descend_allowed = !self.options.max_depth.is_some_and(|max| dir.depth + 1 >= max);
+        let mut children = Vec::with_capacity(entries.len());
+        // Each entry's name follows its directory's path and a separator.
+        let dir_bytes = dir.path.as_os_str().as_bytes();
+        let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
+        for (path, file_type) in entries {
+            let name = OsStr::from_bytes(&path.as_os_str().as_bytes()[name_start..]);
+            let Some(kind) = self.admit(&path, name, file_type, ignores.as_deref(), dir) else {
+                continue;
+            };
+            let descend = (kind == WalkedKind::Dir && descend_allowed).then(|| DirNode {
+                ancestors: dir.ancestors.as_ref().and_then(|up| identity(&path, Some(Arc::clone(up)))),
+                path: path.clone(),
+                depth: dir.depth + 1,
+                ignores: ignores.clone(),
+            });
+            children.push(Listed { item: Some(Walked { path, kind }), descend });
+        }
+        children
+    }
+
+    /// The kind of one listed entry, or `None` when a filter leaves it out. The filters run in
+    /// ripgrep's order: ignore rules, then size, then the sandbox's own rules.
+    fn admit(
+        &self,
+        path: &Path,
+        name: &OsStr,
+        file_type: std::fs::FileType,
+        ignores: Option<&IgnoreLevel>,
+        dir: &DirNode,
+    ) -> Option<WalkedKind> {
+        let followed = file_type.is_symlink() && self.options.follow_links;
+        let file_type = if followed {
+            match std::fs::metadata(path) {
+                Ok(meta) => meta.file_type(),
+                // A dangling link, or one that loops on itself.
+                Err(_) => {
+                    SkipCounters::add(&self.skipped.errors);
+                    return None;
+                }
+            }
+        } else {
+            file_type
+        };
+        if followed && file_type.is_dir() && self.is_loop(path, dir) {
+            SkipCounters::add(&self.skipped.errors);
+            return None;
+        }
+        if self.filtered_out(path, name, file_type.is_dir(), ignores) {
+            return None;
+        }
+        if let (Some(max), false) = (self.options.max_filesize, file_type.is_dir()) {
+            if std::fs::metadata(path).is_ok_and(|meta| meta.len() > max) {
+                return None;
+            }
+        }
+        if name == ".git" {
+            return None;
+        }
+        // A followed link's target must resolve inside (checked first, so a link to a device
+        // outside counts as outside).
+        if followed && self.sandbox.resolve_link_inside(path).is_none() {
+            SkipCounters::add(&self.skipped.outside);
+            return None;
+        }
+        if file_type.is_dir() {
+            Some(WalkedKind::Dir)
+        } else if file_type.is_file() {
+            Some(WalkedKind::File)
+        } else if file_type.is_symlink() {
+            Some(WalkedKind::Symlink)
+        } else {
+            SkipCounters::add(&self.skipped.special);
+            None
+        }
+    }
+
+    /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's
+    /// precedence: a matching override decides alone; an ignore or type rule that excludes
+    /// wins; an entry some rule whitelists is never hidden.
+    fn filtered_out(&self, path: &Path, name: &OsStr, is_dir: bool, ignores: Option<&IgnoreLevel>) -> bool {
+        if let Some(overrides) = &self.options.overrides {
+            let found = overrides.matched(path, is_dir);
+            if !found.is_none() {
+                return found.is_ignore();
+            }
+        }
+        let mut whitelisted = false;
+        if let Some(level) = ignores {
+            let found = level.matched(path, is_dir);
+            if found.is_ignore() {
+                return true;
+            }
+            whitelisted = found.is_whitelist();
+        }
+        if let Some(types) = &self.options.types {
+            let found = types.matched(path, is_dir);
+            if found.is_ignore() {
+                return true;
+            }
+            whitelisted |= found.is_whitelist();
+        }
+        !whitelisted && !self.options.hidden && name.as_bytes().first() == Some(&b'.')
+    }
+
+    /// A followed link to a directory that contains it.
+    fn is_loop(&self, path: &Path, dir: &DirNode) -> bool {
+        let Ok(meta) = std::fs::metadata(path) else {
+            return true;
+        };
+        let mut up = dir.ancestors.as_deref();
+        while let Some(ancestor) = up {
+            if ancestor.dev == meta.dev() && ancestor.ino == meta.ino() {
+                return true;
+            }
+            up = ancestor.parent.as_deref();
+        }
+        false
+    }
+}
+
+/// Visits listings depth first: each item, then, for a directory, the listing `open` gives.
+fn depth_first<T, D>(
+    first: Vec<Listed<T, D>>,
+    mut open: impl FnMut(D) -> Vec<Listed<T, D>>,
+    mut visit: impl FnMut(T) -> bool,
+) {
+    let mut stack = vec![first.into_iter()];
+    while let Some(children) = stack.last_mut() {
+        let Some(child) = children.next() else {
+            stack.pop();
+            continue;
+        };
+        if child.item.is_some_and(|item| !visit(item)) {
+            return;
+        }
+        if let Some(dir) = child.descend {
+            stack.push(open(dir).into_iter());
+        }
+    }
+}
+
+/// The identity of the directory at `path`, linked to `parent`.
+fn identity(path: &Path, parent: Option<Arc<Ancestor>>) -> Option<Arc<Ancestor>> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Arc::new(Ancestor { dev: meta.dev(), ino: meta.ino(), parent }))
+}
