@@ -1,71 +1,77 @@
 //! Runs a core call with the GIL released, so other Python threads run meanwhile, and
 //! interruptible by Ctrl-C.
 
-use std::sync::mpsc;
-use std::sync::Mutex;
-use std::thread;
-use std::time::Duration;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use crossbeam_channel::RecvTimeoutError;
-use fsnative::{catch_panic, CancelToken, Error, ErrorCode};
+use fsnative::{catch_panic, CancelToken};
 use pyo3::intern;
 use pyo3::prelude::*;
 
 use crate::errors::to_py_err;
 
-/// How often the waiting thread looks for a pending signal (Ctrl-C).
+/// How often a call on the main thread runs Python's signal handlers (Ctrl-C).
 const SIGNAL_CHECK_INTERVAL: Duration = Duration::from_millis(20);
 
-/// A call handed to the helper thread.
-type Job = Box<dyn FnOnce() + Send>;
-
-/// The thread that runs the main thread's calls, and the process it was started in (a forked
-/// child has to start its own).
-struct Helper {
-    pid: u32,
-    jobs: mpsc::Sender<Job>,
+thread_local! {
+    /// Set on the thread that runs an interruptible call, for the length of the call: only
+    /// that thread may run the signal handlers (the search's helper threads must not).
+    static RUNS_SIGNAL_CHECKS: Cell<bool> = const { Cell::new(false) };
 }
 
-static HELPER: Mutex<Option<Helper>> = Mutex::new(None);
-
-/// Runs `work` with the GIL released. On Python's main thread, which is where signal handlers
-/// run, `work` goes to a long-lived helper thread while the main thread waits in short slices
-/// and runs the handlers between them: when one raises (`KeyboardInterrupt` on Ctrl-C),
-/// `cancel` is cancelled, the search winds down within moments, and that exception is raised.
-/// Other threads run `work` themselves (no handler would run there). A panic in `work` becomes
-/// `INTERNAL`.
+/// Runs `work` on the calling thread with the GIL released, handing it the token to search
+/// with. On Python's main thread, where signal handlers run, that token also runs them every
+/// [`SIGNAL_CHECK_INTERVAL`] (taking the GIL back for a moment): when one raises
+/// (`KeyboardInterrupt` on Ctrl-C) the search is cancelled and that exception is raised. A
+/// panic in `work` becomes `INTERNAL`.
 pub fn run_interruptible<T, W>(py: Python<'_>, cancel: &CancelToken, work: W) -> PyResult<T>
 where
-    T: Send + 'static,
-    W: FnOnce() -> fsnative::Result<T> + Send + 'static,
+    T: Send,
+    W: FnOnce(&CancelToken) -> fsnative::Result<T> + Send,
 {
     if !on_main_thread(py)? {
-        return run_detached(py, work);
+        return run_detached(py, || work(cancel));
     }
-    let (done, outcome) = crossbeam_channel::bounded(1);
-    let job: Job = Box::new(move || {
-        let _ = done.send(catch_panic(work));
-    });
-    if let Err(job) = hand_to_helper(job) {
-        // No helper thread could be started: search here, not interruptible.
-        py.detach(job);
+    let raised: Arc<Mutex<Option<PyErr>>> = Arc::default();
+    let token = checking_signals(cancel.clone(), Arc::clone(&raised));
+    // A signal handler may itself search: restore what the outer call had.
+    let outer = RUNS_SIGNAL_CHECKS.with(|runs| runs.replace(true));
+    let outcome = py.detach(|| catch_panic(|| work(&token)));
+    RUNS_SIGNAL_CHECKS.with(|runs| runs.set(outer));
+    if let Some(err) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        return Err(err);
     }
-    loop {
-        match py.detach(|| outcome.recv_timeout(SIGNAL_CHECK_INTERVAL)) {
-            Ok(result) => return result.map_err(|e| to_py_err(py, &e)),
-            Err(RecvTimeoutError::Timeout) => {
-                if let Err(signal) = py.check_signals() {
-                    cancel.cancel();
-                    // The cancelled search returns soon; its partial result is dropped.
-                    py.detach(|| outcome.recv()).ok();
-                    return Err(signal);
-                }
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return Err(to_py_err(py, &Error::new(ErrorCode::Internal, "the search thread ended")));
-            }
+    outcome.map_err(|e| to_py_err(py, &e))
+}
+
+/// A token that stops when `caller` does, or when a signal handler raises (kept in `raised`;
+/// `caller` is then cancelled too).
+fn checking_signals(caller: CancelToken, raised: Arc<Mutex<Option<PyErr>>>) -> CancelToken {
+    let started = Instant::now();
+    let next_check = AtomicU64::new(0);
+    CancelToken::polling(move || {
+        if caller.is_cancelled() {
+            return true;
         }
-    }
+        if !RUNS_SIGNAL_CHECKS.with(Cell::get) {
+            return false;
+        }
+        let now = started.elapsed().as_nanos() as u64;
+        if now < next_check.load(Ordering::Relaxed) {
+            return false;
+        }
+        next_check.store(now + SIGNAL_CHECK_INTERVAL.as_nanos() as u64, Ordering::Relaxed);
+        Python::attach(|py| match py.check_signals() {
+            Ok(()) => false,
+            Err(err) => {
+                *raised.lock().unwrap_or_else(|e| e.into_inner()) = Some(err);
+                caller.cancel();
+                true
+            }
+        })
+    })
 }
 
 /// Whether the calling thread is Python's main thread.
@@ -74,33 +80,6 @@ fn on_main_thread(py: Python<'_>) -> PyResult<bool> {
     let current = threading.call_method0(intern!(py, "get_ident"))?;
     let main = threading.call_method0(intern!(py, "main_thread"))?.getattr(intern!(py, "ident"))?;
     current.eq(main)
-}
-
-/// Queues `job` on the helper thread, starting it first if needed; gives `job` back when no
-/// thread can be started.
-fn hand_to_helper(job: Job) -> Result<(), Job> {
-    let mut helper = HELPER.lock().unwrap_or_else(|e| e.into_inner());
-    let pid = std::process::id();
-    if !matches!(helper.as_ref(), Some(h) if h.pid == pid) {
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let spawned = thread::Builder::new().name("fsnative-search".to_owned()).spawn(move || {
-            for job in queue {
-                job();
-            }
-        });
-        if spawned.is_err() {
-            return Err(job);
-        }
-        *helper = Some(Helper { pid, jobs });
-    }
-    let Some(current) = helper.as_ref() else {
-        return Err(job);
-    };
-    if let Err(mpsc::SendError(job)) = current.jobs.send(job) {
-        *helper = None;
-        return Err(job);
-    }
-    Ok(())
 }
 
 /// Runs a short core call (no cancellation needed) with the GIL released, panics caught.

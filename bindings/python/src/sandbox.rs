@@ -73,8 +73,7 @@ impl Sandbox {
         let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
         let request: GrepRequest = decode_kwargs(py, "grep", &fixed, options)?;
         let cancel = cancel_token("grep", cancel)?;
-        let (sandbox, token) = (self.sandbox.clone(), cancel.clone());
-        let result = run_interruptible(py, &cancel, move || sandbox.grep_cancellable(&request, &token))?;
+        let result = run_interruptible(py, &cancel, |token| self.sandbox.grep_cancellable(&request, token))?;
         Ok(GrepResult::new(result))
     }
 
@@ -91,8 +90,7 @@ impl Sandbox {
         let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
         let request: GlobRequest = decode_kwargs(py, "glob", &fixed, options)?;
         let cancel = cancel_token("glob", cancel)?;
-        let (sandbox, token) = (self.sandbox.clone(), cancel.clone());
-        let result = run_interruptible(py, &cancel, move || sandbox.glob_cancellable(&request, &token))?;
+        let result = run_interruptible(py, &cancel, |token| self.sandbox.glob_cancellable(&request, token))?;
         Ok(GlobResult::new(result))
     }
 

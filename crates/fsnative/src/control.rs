@@ -10,8 +10,21 @@ use crate::result::Truncation;
 ///
 /// A cancelled call returns the results found so far, flagged
 /// [`Truncation::Cancelled`](crate::Truncation::Cancelled), with a cursor to continue.
-#[derive(Clone, Debug, Default)]
-pub struct CancelToken(Arc<AtomicBool>);
+#[derive(Clone, Default)]
+pub struct CancelToken {
+    flag: Arc<AtomicBool>,
+    /// Asked on every check, when set (see [`CancelToken::polling`]).
+    poll: Option<Arc<dyn Fn() -> bool + Send + Sync>>,
+}
+
+impl std::fmt::Debug for CancelToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CancelToken")
+            .field("cancelled", &self.flag.load(Ordering::Relaxed))
+            .field("polling", &self.poll.is_some())
+            .finish()
+    }
+}
 
 impl CancelToken {
     /// A token that has not been cancelled.
@@ -19,14 +32,29 @@ impl CancelToken {
         CancelToken::default()
     }
 
-    /// Asks every call holding this token to stop as soon as it can.
-    pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+    /// A token that also asks `poll` whether to stop each time a call checks it, and is
+    /// cancelled once `poll` says yes. Calls check often and from every thread they use, so
+    /// `poll` must be cheap; a host with something slow to run (an interpreter's signal
+    /// handlers) limits how often it really does so.
+    pub fn polling(poll: impl Fn() -> bool + Send + Sync + 'static) -> CancelToken {
+        CancelToken { flag: Arc::default(), poll: Some(Arc::new(poll)) }
     }
 
-    /// True once [`cancel`](CancelToken::cancel) was called.
+    /// Asks every call holding this token to stop as soon as it can.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`cancel`](CancelToken::cancel) was called, or the poll said to stop.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        if self.flag.load(Ordering::Relaxed) {
+            return true;
+        }
+        let stop = self.poll.as_ref().is_some_and(|poll| poll());
+        if stop {
+            self.cancel();
+        }
+        stop
     }
 }
 

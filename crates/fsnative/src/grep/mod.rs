@@ -143,7 +143,7 @@ const BATCH: usize = 8;
 
 /// How long a search runs on the calling thread before it starts workers. Most searches an
 /// agent makes end well within it, and starting threads would cost more than they save.
-const INLINE_BUDGET: Duration = Duration::from_micros(500);
+const INLINE_BUDGET: Duration = Duration::from_millis(1);
 
 /// The page being assembled by the calling thread.
 #[derive(Default)]
@@ -163,10 +163,10 @@ impl Page {
     }
 }
 
-/// The parallel half of a search: helper threads searching batches of files, and the
+/// The parallel half of a search: worker threads searching batches of files, and the
 /// outcomes waiting to be put back in sequence.
 struct Workers {
-    /// The job queue; `None` once closed, which lets idle helpers end.
+    /// The job queue; `None` once closed, which lets idle workers end.
     jobs: Option<Sender<Vec<Job>>>,
     done: Receiver<Vec<Done>>,
     /// The batch being filled.
@@ -182,7 +182,7 @@ struct Workers {
 impl Pipeline<'_> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
     /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
-    /// `threads` helpers.
+    /// `threads` workers.
     fn run(&self, started: Instant) -> Page {
         let threads = self
             .request
@@ -199,6 +199,8 @@ impl Pipeline<'_> {
             let mut searcher = file::searcher(self.request);
             let config = self.file_config();
             let mut workers: Option<Workers> = None;
+            // Starting workers is tried once (it fails only when no thread can be started).
+            let mut may_start = threads > 1;
             self.produce(|job| match &mut workers {
                 Some(workers) => workers.hand_out(self, job, &mut page),
                 None => {
@@ -208,7 +210,8 @@ impl Pipeline<'_> {
                         return false;
                     }
                     page.truncated = self.control.interruption();
-                    if threads > 1 && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
+                    if may_start && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
+                        may_start = false;
                         workers = Workers::start(self, scope, threads, next);
                     }
                     !page.is_done()
@@ -316,6 +319,7 @@ impl Pipeline<'_> {
         }
     }
 
+    /// Searches one batch, in order.
     fn search_batch(
         &self,
         searcher: &mut FileSearcher,
@@ -447,18 +451,18 @@ impl Pipeline<'_> {
 const CANCEL_POLL: Duration = Duration::from_millis(20);
 
 impl Workers {
-    /// Starts up to `helpers` threads, the first job they get being number `next`; `None`
+    /// Starts up to `count` worker threads, the first job they get being number `next`; `None`
     /// when no thread could be started (the search then goes on inline).
     fn start<'scope, 'env>(
         pipeline: &'env Pipeline<'env>,
         scope: &'scope Scope<'scope, 'env>,
-        helpers: usize,
+        count: usize,
         next: u64,
     ) -> Option<Workers> {
         let (jobs, queue) = unbounded::<Vec<Job>>();
         let (done_sender, done) = unbounded::<Vec<Done>>();
         let mut started = 0;
-        for _ in 0..helpers {
+        for _ in 0..count {
             let queue = queue.clone();
             let done_sender = done_sender.clone();
             let spawned = std::thread::Builder::new()
@@ -495,11 +499,11 @@ impl Workers {
         !page.is_done()
     }
 
-    /// Hands the batch being filled to the helpers.
+    /// Hands the batch being filled to the workers.
     fn flush(&mut self) {
         if let (false, Some(jobs)) = (self.batch.is_empty(), &self.jobs) {
             let batch = std::mem::replace(&mut self.batch, Vec::with_capacity(BATCH));
-            // Sending fails only if every helper is gone (a panic, which the scope re-raises).
+            // Sending fails only if every worker is gone (a panic, which the scope re-raises).
             let _ = jobs.send(batch);
         }
     }
@@ -516,7 +520,7 @@ impl Workers {
     }
 
     /// Receives finished batches (waiting for one when `block`) and accepts every outcome
-    /// whose turn has come. False when the helpers are gone.
+    /// whose turn has come. False when the workers are gone.
     fn take_back(&mut self, pipeline: &Pipeline<'_>, page: &mut Page, block: bool) -> bool {
         loop {
             let received = if block {
