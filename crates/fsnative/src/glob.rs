@@ -88,6 +88,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         max_depth: request.max_depth,
         ..WalkOptions::default()
     };
+    let roots = crate::beneath::open_roots(sandbox)?;
     let skipped = SkipCounters::default();
     let walked = AtomicU64::new(0);
     let mut found = Vec::new();
@@ -114,7 +115,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
             let relative = relative.to_path_buf();
             Some(Found { target: index, relative, path: entry.path, is_dir })
         };
-        let walker = Walker::new(sandbox, &options, &skipped, &control);
+        let walker = Walker::new(sandbox, &roots, &options, &skipped, &control);
         walker.run_all(target, crate::control::default_threads(), matching, |entry| {
             found.push(entry);
             true

@@ -39,6 +39,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod beneath;
 mod control;
 mod error;
 mod glob;

@@ -1,4 +1,5 @@
-//! A path swapped for a symlink between the walk and the open must not leak outside content.
+//! A path swapped for a symlink between the walk and the open must not leak outside content,
+//! nor the names in an outside directory.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -43,6 +44,7 @@ fn swapping_a_file_or_directory_for_a_link_never_leaks_the_secret() {
     std::fs::create_dir_all(&root).unwrap();
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("secret.txt"), "SECRET needle\n").unwrap();
+    std::fs::write(outside.join("outside-only-name.txt"), "needle\n").unwrap();
     std::fs::write(root.join("victim.txt"), "public needle\n").unwrap();
     let sandbox = Sandbox::new([&root]).unwrap();
     let stop = AtomicBool::new(false);
@@ -62,8 +64,15 @@ fn swapping_a_file_or_directory_for_a_link_never_leaks_the_secret() {
             let leaked = found.files.iter().flat_map(|f| &f.matches).find(|m| m.text.contains("SECRET"));
             let listed = sandbox.glob(&GlobRequest { limit: None, ..GlobRequest::new("**") }).unwrap();
             let escaped = listed.entries.iter().find(|e| !e.path.starts_with(&root));
-            if leaked.is_some() || escaped.is_some() {
-                leak = Some(format!("round {round}: {leaked:?} {escaped:?}"));
+            let outside_name = |path: &Path| path.ends_with("outside-only-name.txt");
+            let named = listed
+                .entries
+                .iter()
+                .map(|e| e.path.as_path())
+                .chain(found.files.iter().map(|f| f.path.as_path()));
+            let listed_outside = named.clone().find(|path| outside_name(path));
+            if leaked.is_some() || escaped.is_some() || listed_outside.is_some() {
+                leak = Some(format!("round {round}: {leaked:?} {escaped:?} {listed_outside:?}"));
                 break;
             }
         }

@@ -2,7 +2,6 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
-use std::path::Path;
 use std::sync::Arc;
 
 use grep_matcher::Matcher;
@@ -12,14 +11,9 @@ use grep_searcher::{
     SinkMatch,
 };
 
-use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
-use cap_std::ambient_authority;
-use cap_std::fs::Dir;
-
 use crate::control::Control;
 use crate::request::{GrepRequest, OutputMode};
 use crate::result::{ContextLine, Match, Truncation};
-use crate::sandbox::Sandbox;
 
 /// How one file is searched: the parts of a request that shape a single file's search.
 #[derive(Clone, Debug)]
@@ -89,36 +83,6 @@ fn configured_searcher(request: &GrepRequest) -> Searcher {
         .bom_sniffing(true)
         .heap_limit(Some(MAX_BUFFER_BYTES));
     builder.build()
-}
-
-/// Opens every sandbox root as a directory handle for [`open_regular`].
-pub(crate) fn open_roots(sandbox: &Sandbox) -> crate::Result<Vec<Dir>> {
-    sandbox
-        .roots()
-        .iter()
-        .map(|root| {
-            Dir::open_ambient_dir(root, ambient_authority()).map_err(|e| crate::Error::from_io(&e, root))
-        })
-        .collect()
-}
-
-/// Opens `relative` beneath `root` for searching. The kernel (`openat2` with
-/// `RESOLVE_BENEATH`, or cap-std's checked walk where that is missing) refuses any step that
-/// leaves `root`, so swapping a component for a symlink after the walk saw it cannot make the
-/// search read outside. Never blocks on a FIFO, and yields `None` for anything that is not a
-/// regular file, else the file and its size. Without `follow`, a symlink in the last component
-/// is refused.
-pub(crate) fn open_regular(root: &Dir, relative: &Path, follow: bool) -> io::Result<Option<(File, u64)>> {
-    let mut options = cap_std::fs::OpenOptions::new();
-    options.read(true).nonblock(true).follow(if follow { FollowSymlinks::Yes } else { FollowSymlinks::No });
-    let file = match root.open_with(relative, &options) {
-        Ok(file) => file.into_std(),
-        // A socket cannot be opened at all: it is a special file like a FIFO or a device.
-        Err(err) if err.raw_os_error() == Some(libc::ENXIO) => return Ok(None),
-        Err(err) => return Err(err),
-    };
-    let meta = file.metadata()?;
-    Ok(meta.is_file().then_some((file, meta.len())))
 }
 
 /// What a file's search reads: the file read whole, or the open file, streamed.

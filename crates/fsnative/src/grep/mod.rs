@@ -74,7 +74,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
     let fingerprint = cursor::fingerprint(request, &target_paths);
     let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
 
-    let root_dirs = file::open_roots(sandbox)?;
+    let root_dirs = crate::beneath::open_roots(sandbox)?;
     let pipeline = Pipeline {
         sandbox,
         root_dirs: &root_dirs,
@@ -276,7 +276,13 @@ impl Pipeline<'_> {
                 }
                 continue;
             }
-            let walker = Walker::new(self.sandbox, &self.walk_options[index], &self.skipped, self.control);
+            let walker = Walker::new(
+                self.sandbox,
+                self.root_dirs,
+                &self.walk_options[index],
+                &self.skipped,
+                self.control,
+            );
             let mut going = true;
             walker.run(target, |walked| {
                 going = !self.stop.load(Ordering::Relaxed) && self.control.interruption().is_none();
@@ -364,14 +370,14 @@ impl Pipeline<'_> {
     fn open_job(&self, job: &Job) -> std::io::Result<Option<(std::fs::File, u64)>> {
         let root = &self.sandbox.roots()[job.root];
         let relative = job.key.path.strip_prefix(root).unwrap_or(&job.key.path);
-        file::open_regular(&self.root_dirs[job.root], relative, self.request.follow_links)
+        crate::beneath::open_regular(&self.root_dirs[job.root], relative, self.request.follow_links)
     }
 
     /// Opens a canonical path beneath the root that contains it.
     fn open_beneath(&self, canonical: &Path) -> std::io::Result<Option<(std::fs::File, u64)>> {
         let root = self.sandbox.root_of(canonical).ok_or(std::io::ErrorKind::PermissionDenied)?;
         let relative = canonical.strip_prefix(&self.sandbox.roots()[root]).unwrap_or(canonical);
-        file::open_regular(&self.root_dirs[root], relative, false)
+        crate::beneath::open_regular(&self.root_dirs[root], relative, false)
     }
 
     /// Adds one file's outcome to the page; true when the page is complete.

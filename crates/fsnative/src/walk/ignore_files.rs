@@ -1,74 +1,77 @@
 //! The ignore files of the directories a walk goes through, and ripgrep's precedence among them.
+//! They are read through directory handles, without following symlinks: a link planted as
+//! `.gitignore` is never read.
 
+use std::io::Read;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use cap_std::fs::Dir;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
+use super::walker::EntryType;
+use super::Target;
+use crate::beneath;
+use crate::sandbox::Sandbox;
+
+/// The ignore files a directory may hold, by precedence, highest first.
+const IGNORE_FILES: [&str; 4] = [".rgignore", ".ignore", ".gitignore", ".git/info/exclude"];
+
 /// The ignore files of one directory, linked to those of the directories above it.
 pub(super) struct IgnoreLevel {
-    /// By precedence, highest first: `.rgignore`, `.ignore`, `.gitignore`, `.git/info/exclude`.
+    /// One matcher per entry of [`IGNORE_FILES`].
     rules: [Gitignore; 4],
     parent: Option<Arc<IgnoreLevel>>,
 }
 
 impl IgnoreLevel {
-    /// Reads the ignore files of `dir` that its listing shows (regular files only, so a link
-    /// planted as `.gitignore` is never read); `None` when it has none.
+    /// Reads the ignore files of `dir` (open as `handle`) that its listing shows; `None` when
+    /// it has none.
     pub(super) fn load(
+        handle: BorrowedFd<'_>,
         dir: &Path,
-        entries: &[(PathBuf, std::fs::FileType)],
+        entries: &[(PathBuf, EntryType)],
         parent: Option<Arc<IgnoreLevel>>,
     ) -> Option<Arc<IgnoreLevel>> {
-        let listed = |name: &str, dir_entry: bool| {
-            entries.iter().any(|(path, kind)| {
-                path.file_name().is_some_and(|n| n == name)
-                    && if dir_entry { kind.is_dir() } else { kind.is_file() }
-            })
+        let listed = |name: &str, kind: EntryType| {
+            entries
+                .iter()
+                .any(|(path, listed)| *listed == kind && path.file_name().is_some_and(|n| n == name))
         };
-        let has_exclude = listed(".git", true) && is_regular_file(&dir.join(".git/info/exclude"));
-        let rules = [
-            listed(".rgignore", false).then(|| dir.join(".rgignore")),
-            listed(".ignore", false).then(|| dir.join(".ignore")),
-            listed(".gitignore", false).then(|| dir.join(".gitignore")),
-            has_exclude.then(|| dir.join(".git/info/exclude")),
-        ];
-        Self::build(dir, rules, parent)
+        let present = IGNORE_FILES.map(|relative| match relative.split_once('/') {
+            Some((first, _)) => listed(first, EntryType::Dir),
+            None => listed(relative, EntryType::File),
+        });
+        Self::read(handle, dir, present, parent)
     }
 
-    /// Like [`IgnoreLevel::load`] for a directory that is not listed (one above a target),
-    /// checking each file's type instead.
-    fn probe(dir: &Path, parent: Option<Arc<IgnoreLevel>>) -> Option<Arc<IgnoreLevel>> {
-        let regular = |relative: &str| Some(dir.join(relative)).filter(|path| is_regular_file(path));
-        let has_git = std::fs::symlink_metadata(dir.join(".git")).is_ok_and(|m| m.is_dir());
-        let rules = [
-            regular(".rgignore"),
-            regular(".ignore"),
-            regular(".gitignore"),
-            if has_git { regular(".git/info/exclude") } else { None },
-        ];
-        Self::build(dir, rules, parent)
-    }
-
-    fn build(
+    /// Reads the ignore files of `dir` that `present` marks; `None` when none could be read.
+    fn read(
+        handle: BorrowedFd<'_>,
         dir: &Path,
-        files: [Option<PathBuf>; 4],
+        present: [bool; 4],
         parent: Option<Arc<IgnoreLevel>>,
     ) -> Option<Arc<IgnoreLevel>> {
-        if files.iter().all(Option::is_none) {
-            return None;
-        }
-        let rules = files.map(|file| match file {
-            Some(file) => {
-                let mut builder = GitignoreBuilder::new(dir);
-                // A line that does not parse is left out; the rest of the file still applies.
-                let _ = builder.add(file);
-                builder.build().unwrap_or_else(|_| Gitignore::empty())
+        let mut any = false;
+        let mut rules = [Gitignore::empty(), Gitignore::empty(), Gitignore::empty(), Gitignore::empty()];
+        for ((relative, present), rule) in IGNORE_FILES.iter().zip(present).zip(&mut rules) {
+            let Some(mut file) = present.then(|| beneath::open_regular_at(handle, relative)).flatten() else {
+                continue;
+            };
+            let mut text = Vec::new();
+            if file.read_to_end(&mut text).is_err() {
+                continue;
             }
-            None => Gitignore::empty(),
-        });
-        Some(Arc::new(IgnoreLevel { rules, parent }))
+            let mut builder = GitignoreBuilder::new(dir);
+            add_lines(&mut builder, &dir.join(relative), &text);
+            if let Ok(built) = builder.build() {
+                *rule = built;
+                any = true;
+            }
+        }
+        any.then(|| Arc::new(IgnoreLevel { rules, parent }))
     }
 
     /// ripgrep's rule: the kinds of ignore file in order of precedence, and for each the
@@ -88,19 +91,39 @@ impl IgnoreLevel {
     }
 }
 
-/// The ignore levels of the directories from `root` down to `target`'s parent.
-pub(super) fn ancestor_ignores(root: &Path, target: &Path) -> Option<Arc<IgnoreLevel>> {
-    let relative = target.parent()?.strip_prefix(root).ok()?;
-    let mut dir = root.to_path_buf();
-    let mut level = IgnoreLevel::probe(&dir, None);
-    for component in relative.components() {
-        dir.push(component);
-        level = IgnoreLevel::probe(&dir, level.clone()).or(level);
+/// Adds the lines of an ignore file as the `ignore` crate reads them: `\n` or `\r\n` ends a
+/// line, a UTF-8 byte-order mark is dropped, and reading stops at a line that is not UTF-8. A
+/// line that does not parse is left out; the rest of the file still applies.
+fn add_lines(builder: &mut GitignoreBuilder, from: &Path, text: &[u8]) {
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    for (index, line) in text.split(|&b| b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Ok(line) = std::str::from_utf8(line) else {
+            break;
+        };
+        let line = if index == 0 { line.trim_start_matches('\u{feff}') } else { line };
+        let _ = builder.add_line(Some(from.to_path_buf()), line);
     }
-    level
 }
 
-/// True when `path` itself (not a link to it) is a regular file.
-fn is_regular_file(path: &Path) -> bool {
-    std::fs::symlink_metadata(path).map(|m| m.file_type().is_file()).unwrap_or(false)
+/// The ignore levels of the directories from the sandbox root down to `target`'s parent.
+pub(super) fn ancestor_ignores(
+    sandbox: &Sandbox,
+    roots: &[Dir],
+    target: &Target,
+) -> Option<Arc<IgnoreLevel>> {
+    let root = &sandbox.roots()[target.root];
+    let relative = target.path.parent()?.strip_prefix(root).ok()?;
+    let mut dir = root.to_path_buf();
+    let mut level = None;
+    for component in std::iter::once(None).chain(relative.components().map(Some)) {
+        if let Some(component) = component {
+            dir.push(component);
+        }
+        let Ok(handle) = beneath::open_dir(sandbox, roots, target.root, &dir, false) else {
+            break;
+        };
+        level = IgnoreLevel::read(handle.as_fd(), &dir, [true; 4], level.clone()).or(level);
+    }
+    level
 }

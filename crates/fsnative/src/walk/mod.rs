@@ -4,7 +4,8 @@
 //! files with ripgrep's precedence (also those in the directories between the sandbox root and
 //! the target, but never above the root), never enters `.git`, never follows a symlink whose
 //! target resolves outside the sandbox, and drops FIFOs, sockets and devices. What it skips is
-//! counted. The walk is fsnative's own: each directory's ignore files are found in its listing
+//! counted. The walk is fsnative's own: each directory is opened beneath its root's handle (see
+//! [`crate::beneath`]) and read with `getdents`, its ignore files are found in its listing
 //! rather than probed for, and a caller that wants the whole tree can have it listed by several
 //! threads. The `ignore` crate supplies the gitignore, glob-override and file-type matchers.
 

@@ -1,17 +1,44 @@
 //! The walker: lists directories and visits their entries in path order.
 
 use std::ffi::OsStr;
+use std::mem::MaybeUninit;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use cap_std::fs::Dir;
+use rustix::fs::{statat, AtFlags, FileType, RawDir};
+
 use super::ignore_files::{ancestor_ignores, IgnoreLevel};
 use super::queue::ListQueue;
 use super::{SkipCounters, Target, WalkOptions, Walked, WalkedKind};
+use crate::beneath;
 use crate::control::Control;
 use crate::sandbox::Sandbox;
+
+/// The type of a listed entry, as the listing says (a symlink is not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum EntryType {
+    File,
+    Dir,
+    Symlink,
+    /// A FIFO, socket or device.
+    Special,
+}
+
+impl EntryType {
+    fn of(kind: FileType) -> EntryType {
+        match kind {
+            FileType::RegularFile => EntryType::File,
+            FileType::Directory => EntryType::Dir,
+            FileType::Symlink => EntryType::Symlink,
+            _ => EntryType::Special,
+        }
+    }
+}
 
 /// A directory identity, linked to those of the directories above it (link loop detection).
 struct Ancestor {
@@ -23,6 +50,8 @@ struct Ancestor {
 /// A directory to list.
 pub(super) struct DirNode {
     path: PathBuf,
+    /// The sandbox root whose handle it is opened beneath.
+    root: usize,
     depth: usize,
     ignores: Option<Arc<IgnoreLevel>>,
     /// Kept only when links are followed.
@@ -36,6 +65,10 @@ pub(super) struct Listed<T, D> {
     pub descend: Option<D>,
 }
 
+/// The buffer one `getdents` call fills: most directories are read in one call (and one more
+/// that finds the end).
+const LISTING_BUFFER: usize = 32 * 1024;
+
 /// How long [`Walker::run_all`] lists alone before it starts helper threads.
 const LIST_ALONE: Duration = Duration::from_micros(500);
 
@@ -43,6 +76,8 @@ const LIST_ALONE: Duration = Duration::from_micros(500);
 /// contents right after it.
 pub(crate) struct Walker<'a> {
     sandbox: &'a Sandbox,
+    /// The sandbox roots' directory handles (see [`crate::beneath`]).
+    roots: &'a [Dir],
     options: &'a WalkOptions,
     skipped: &'a SkipCounters,
     control: &'a Control,
@@ -51,11 +86,12 @@ pub(crate) struct Walker<'a> {
 impl<'a> Walker<'a> {
     pub fn new(
         sandbox: &'a Sandbox,
+        roots: &'a [Dir],
         options: &'a WalkOptions,
         skipped: &'a SkipCounters,
         control: &'a Control,
     ) -> Walker<'a> {
-        Walker { sandbox, options, skipped, control }
+        Walker { sandbox, roots, options, skipped, control }
     }
 
     /// Visits every entry below the directory `target`, listing each directory when its turn
@@ -102,13 +138,10 @@ impl<'a> Walker<'a> {
 
     /// The node of the directory `target`, with the ignore files above it.
     fn root(&self, target: &Target) -> DirNode {
-        let ignores = if self.options.no_ignore {
-            None
-        } else {
-            ancestor_ignores(&self.sandbox.roots()[target.root], &target.path)
-        };
+        let ignores =
+            if self.options.no_ignore { None } else { ancestor_ignores(self.sandbox, self.roots, target) };
         let ancestors = self.options.follow_links.then(|| identity(&target.path, None)).flatten();
-        DirNode { path: target.path.clone(), depth: 0, ignores, ancestors }
+        DirNode { path: target.path.clone(), root: target.root, depth: 0, ignores, ancestors }
     }
 
     /// The entries of `dir` that pass the filters, sorted by name (none once interrupted).
@@ -117,23 +150,42 @@ impl<'a> Walker<'a> {
         {
             return Vec::new();
         }
-        let Ok(read) = std::fs::read_dir(&dir.path) else {
+        let Ok(handle) =
+            beneath::open_dir(self.sandbox, self.roots, dir.root, &dir.path, self.options.follow_links)
+        else {
             SkipCounters::add(&self.skipped.errors);
             return Vec::new();
         };
-        let mut entries: Vec<(PathBuf, std::fs::FileType)> = Vec::new();
-        for entry in read {
-            match entry.and_then(|e| Ok((e.path(), e.file_type()?))) {
-                Ok(entry) => entries.push(entry),
-                Err(_) => SkipCounters::add(&self.skipped.errors),
+        let mut buffer = vec![MaybeUninit::<u8>::uninit(); LISTING_BUFFER];
+        let mut listing = RawDir::new(&handle, &mut buffer);
+        let mut entries: Vec<(PathBuf, EntryType)> = Vec::new();
+        while let Some(entry) = listing.next() {
+            let Ok(entry) = entry else {
+                SkipCounters::add(&self.skipped.errors);
+                break;
+            };
+            let name = entry.file_name();
+            if matches!(name.to_bytes(), b"." | b"..") {
+                continue;
             }
+            let kind = match entry.file_type() {
+                FileType::Unknown => match statat(&handle, name, AtFlags::SYMLINK_NOFOLLOW) {
+                    Ok(stat) => EntryType::of(FileType::from_raw_mode(stat.st_mode)),
+                    Err(_) => {
+                        SkipCounters::add(&self.skipped.errors);
+                        continue;
+                    }
+                },
+                known => EntryType::of(known),
+            };
+            entries.push((dir.path.join(OsStr::from_bytes(name.to_bytes())), kind));
         }
         // Same parent, so the paths sort as the names do.
         entries.sort_unstable_by(|a, b| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()));
         let ignores = if self.options.no_ignore {
             None
         } else {
-            IgnoreLevel::load(&dir.path, &entries, dir.ignores.clone())
+            IgnoreLevel::load(handle.as_fd(), &dir.path, &entries, dir.ignores.clone())
         };
         let ignores = ignores.or_else(|| dir.ignores.clone());
         let descend_allowed = !self.options.max_depth.is_some_and(|max| dir.depth + 1 >= max);
@@ -143,12 +195,14 @@ impl<'a> Walker<'a> {
         let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
         for (path, file_type) in entries {
             let name = OsStr::from_bytes(&path.as_os_str().as_bytes()[name_start..]);
-            let Some(kind) = self.admit(&path, name, file_type, ignores.as_deref(), dir) else {
+            let Some(kind) = self.admit(handle.as_fd(), &path, name, file_type, ignores.as_deref(), dir)
+            else {
                 continue;
             };
             let descend = (kind == WalkedKind::Dir && descend_allowed).then(|| DirNode {
                 ancestors: dir.ancestors.as_ref().and_then(|up| identity(&path, Some(Arc::clone(up)))),
                 path: path.clone(),
+                root: dir.root,
                 depth: dir.depth + 1,
                 ignores: ignores.clone(),
             });
@@ -161,16 +215,17 @@ impl<'a> Walker<'a> {
     /// ripgrep's order: ignore rules, then size, then the sandbox's own rules.
     fn admit(
         &self,
+        handle: BorrowedFd<'_>,
         path: &Path,
         name: &OsStr,
-        file_type: std::fs::FileType,
+        listed: EntryType,
         ignores: Option<&IgnoreLevel>,
         dir: &DirNode,
     ) -> Option<WalkedKind> {
-        let followed = file_type.is_symlink() && self.options.follow_links;
-        let file_type = if followed {
+        let followed = listed == EntryType::Symlink && self.options.follow_links;
+        let kind = if followed {
             match std::fs::metadata(path) {
-                Ok(meta) => meta.file_type(),
+                Ok(meta) => EntryType::of(FileType::from_raw_mode(meta.mode())),
                 // A dangling link, or one that loops on itself.
                 Err(_) => {
                     SkipCounters::add(&self.skipped.errors);
@@ -178,17 +233,25 @@ impl<'a> Walker<'a> {
                 }
             }
         } else {
-            file_type
+            listed
         };
-        if followed && file_type.is_dir() && self.is_loop(path, dir) {
+        let is_dir = kind == EntryType::Dir;
+        if followed && is_dir && self.is_loop(path, dir) {
             SkipCounters::add(&self.skipped.errors);
             return None;
         }
-        if self.filtered_out(path, name, file_type.is_dir(), ignores) {
+        if self.filtered_out(path, name, is_dir, ignores) {
             return None;
         }
-        if let (Some(max), false) = (self.options.max_filesize, file_type.is_dir()) {
-            if std::fs::metadata(path).is_ok_and(|meta| meta.len() > max) {
+        if let (Some(max), false) = (self.options.max_filesize, is_dir) {
+            let size = if followed {
+                std::fs::metadata(path).map(|meta| meta.len())
+            } else {
+                statat(handle, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .map(|stat| stat.st_size as u64)
+                    .map_err(Into::into)
+            };
+            if size.is_ok_and(|size| size > max) {
                 return None;
             }
         }
@@ -201,15 +264,14 @@ impl<'a> Walker<'a> {
             SkipCounters::add(&self.skipped.outside);
             return None;
         }
-        if file_type.is_dir() {
-            Some(WalkedKind::Dir)
-        } else if file_type.is_file() {
-            Some(WalkedKind::File)
-        } else if file_type.is_symlink() {
-            Some(WalkedKind::Symlink)
-        } else {
-            SkipCounters::add(&self.skipped.special);
-            None
+        match kind {
+            EntryType::Dir => Some(WalkedKind::Dir),
+            EntryType::File => Some(WalkedKind::File),
+            EntryType::Symlink => Some(WalkedKind::Symlink),
+            EntryType::Special => {
+                SkipCounters::add(&self.skipped.special);
+                None
+            }
         }
     }
 
