@@ -112,26 +112,30 @@ impl<'a> Walker<'a> {
         visit: impl FnMut(T) -> bool,
     ) {
         let queue = ListQueue::new(self.root(target));
+        let list_one = || match queue.pop() {
+            Some((id, dir)) => {
+                queue.finish(id, self.list(&dir), &prepare);
+                true
+            }
+            None => false,
+        };
+        let list_rest = || while list_one() {};
         let started = Instant::now();
         std::thread::scope(|scope| {
-            let mut helping = threads <= 1;
-            while let Some((id, dir)) = queue.pop() {
-                queue.finish(id, self.list(&dir), &prepare);
-                if !helping && started.elapsed() >= LIST_ALONE && queue.waiting() > 0 {
-                    helping = true;
-                    for _ in 1..threads {
-                        let helper = || {
-                            while let Some((id, dir)) = queue.pop() {
-                                queue.finish(id, self.list(&dir), &prepare);
-                            }
-                        };
-                        // Without a helper the calling thread lists the rest alone.
-                        let _ = std::thread::Builder::new()
-                            .name("fsnative-walk".to_owned())
-                            .spawn_scoped(scope, helper);
-                    }
+            while threads <= 1 || started.elapsed() < LIST_ALONE {
+                if !list_one() {
+                    return;
                 }
             }
+            if queue.waiting() > 0 {
+                for _ in 1..threads {
+                    // Without a helper the calling thread lists the rest alone.
+                    let _ = std::thread::Builder::new()
+                        .name("fsnative-walk".to_owned())
+                        .spawn_scoped(scope, list_rest);
+                }
+            }
+            list_rest();
         });
         depth_first(queue.take(0), |id| queue.take(id), visit);
     }
