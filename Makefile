@@ -1,25 +1,26 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python dist bench bench-smoke
 
 PYTHON ?= python3
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
 ## Runs the main job: validate, grep and glob a real tree (the CPython standard library)
-## from Rust, Node and Python.
+## from Rust, Node and Python. Cargo's progress shows while the addon and the wheel build.
 demo: demo-rust demo-node demo-python
 
 demo-rust:
-	cargo run --quiet --release --example demo -- "$(STDLIB)"
+	cargo run --release --locked --example demo -- "$(STDLIB)"
 
 demo-node:
 	./npm/dev.sh demo "$(STDLIB)"
 
-demo-python:
+demo-python: dist
 	./python/dev.sh demo "$(STDLIB)"
 
-## Runs every test: formatting, lints, Rust tests and vectors, Node tests, Python tests, and a
-## tiny run of the benchmark harness so it never rots.
-test: lint test-rust test-node test-python bench-smoke
+## Runs every test: formatting, lints, Rust tests and vectors, the release artifacts built once
+## (make dist), Node and Python tests against them (and installs of them in fresh projects and
+## venvs), and a tiny run of the benchmark harness so it never rots.
+test: lint test-rust dist test-node test-python bench-smoke
 
 lint:
 	cargo fmt --all -- --check
@@ -28,15 +29,20 @@ lint:
 test-rust:
 	cargo test --workspace --locked
 
-test-node:
+test-node: dist
 	./npm/dev.sh test
 
-test-python:
+test-python: dist
 	./python/dev.sh test
 
+## The release artifacts, in dist/: the npm package and this machine's platform package, the
+## Python sdist and the abi3 manylinux wheel.
+dist:
+	./dist.sh
+
 ## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
-bench:
+bench: dist
 	./bench/run.sh
 
-bench-smoke:
+bench-smoke: dist
 	./bench/run.sh --smoke

@@ -2,8 +2,9 @@
 # The benchmark harness (make bench / make bench-smoke):
 #   ./bench/run.sh           prepare the corpora, run every scenario, write bench/results/latest.md + SVG charts
 #   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
-# Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative from ./python)
-# and npm (bench/node/package-lock.json); fsnative for Node is ../npm as ./npm/dev.sh builds it.
+# Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative's wheel from
+# dist/, which `make dist` makes) and npm (bench/node/package-lock.json); fsnative for Node is
+# ../npm as ./npm/dev.sh builds it.
 set -euo pipefail
 
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -27,9 +28,11 @@ if [[ ! -f "$stamp" || "$bench/requirements.txt" -nt "$stamp" ]]; then
     "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$bench/requirements.txt"
     touch "$stamp"
 fi
-echo "building fsnative for Python, Node and the fsgrep example (release)" >&2
-"$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "$repo/python"
-node "$repo/npm/scripts/build-addon.js" >/dev/null
+wheels=("$repo"/dist/fsnative-*.whl)
+[[ -f "${wheels[0]}" ]] || { echo "no wheel in $repo/dist: run make dist first" >&2; exit 1; }
+"$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "${wheels[0]}"
+echo "building fsnative for Node and the fsgrep example (release)" >&2
+node "$repo/npm/scripts/install.js"
 (cd "$bench/node" && { [[ -d node_modules ]] || npm ci --no-audit --no-fund; })
 cargo build --quiet --release --locked --example fsgrep --manifest-path "$repo/Cargo.toml"
 

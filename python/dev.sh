@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Developer commands of the Python binding (the root Makefile calls them):
-#   ./python/dev.sh test [PYTEST ARGS]   install the package into .venv, then run its tests
-#   ./python/dev.sh demo DIR             the same install, then validate, grep and glob DIR
-# The install is `pip install ./python`, which builds the wheel from source with maturin
-# (cargo, release profile; the workspace's target/ keeps later builds quick). The venv at
-# the repository's .venv is kept between runs. PYTHON chooses the interpreter (python3).
+# Developer commands of the Python binding (the root Makefile calls them after `make dist`):
+#   ./python/dev.sh test [PYTEST ARGS]   install the wheel from dist/ and the test requirements
+#                                        into .venv, then run the tests
+#   ./python/dev.sh demo DIR             install the wheel into .venv, then validate, grep and glob DIR
+# The tests run against the installed release wheel, the one `make dist` made, never against
+# the source folder. The venv at the repository's .venv is kept between runs. PYTHON chooses
+# the interpreter (python3).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -12,20 +13,26 @@ repo="$(dirname "$here")"
 venv="$repo/.venv"
 pip_quiet=(--quiet --disable-pip-version-check)
 
-install() {
+install_wheel() {
     if [[ ! -x "$venv/bin/python" ]]; then
         echo "creating $venv"
         "${PYTHON:-python3}" -m venv "$venv"
     fi
-    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$here/tests/requirements.txt"
-    echo "building and installing fsnative from $here (cargo build --release on the first run)"
-    "$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "$here"
+    local wheels=("$repo"/dist/fsnative-*.whl)
+    if [[ ! -f "${wheels[0]}" ]]; then
+        echo "no wheel in $repo/dist: run make dist first" >&2
+        exit 1
+    fi
+    echo "installing ${wheels[0]#"$repo"/} into .venv"
+    "$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "${wheels[0]}"
 }
 
 case "${1:-}" in
 test)
     shift
-    install
+    install_wheel
+    echo "installing the test requirements (python/tests/requirements.txt) into .venv"
+    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$here/tests/requirements.txt"
     # Run from the tests' folder with the venv's pytest script, so `import fsnative` finds
     # the installed package and never the source folder next to it.
     cd "$here/tests"
@@ -36,7 +43,7 @@ demo)
         echo "usage: $0 demo DIR" >&2
         exit 2
     fi
-    install
+    install_wheel
     exec "$venv/bin/python" "$here/examples/demo.py" "$2"
     ;;
 *)

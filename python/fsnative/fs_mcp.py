@@ -9,8 +9,11 @@ fs-mcp works unchanged, but search with fsnative's core instead of spawning ``rg
     print(fs_mcp.grep_content("class Sandbox", search_path="src"))
     print(fs_mcp.search_files(".", "*.py"))
 
-``python -m fsnative.fs_mcp DIR...`` runs the real fs-mcp stdio server (the ``fs-mcp``
-package must be installed) with these functions in place of its own, so ``rg`` is not needed.
+``fsnative-fs-mcp DIR...`` (or ``python -m fsnative.fs_mcp DIR...``) takes ``fs-mcp``'s
+arguments and runs the real fs-mcp stdio server (``pip install "fsnative[fs-mcp]"``) with these
+functions in place of its own, under fs-mcp's own tool descriptions, so ``rg`` is not needed.
+It serves stdio only: it never starts fs-mcp's web UI or HTTP server, and says so on stderr
+when the arguments ask for them (plain ``fs-mcp DIR`` asks for both).
 
 Where this module differs from fs-mcp on purpose:
 
@@ -35,6 +38,9 @@ Where this module differs from fs-mcp on purpose:
 - A bad regex or path is reported as ``Error: {fsnative's message}`` instead of
   ``Error executing ripgrep: {rg's stderr}``, a bad glob as ``Error during search: ...`` with
   fsnative's message.
+- ``section_patterns`` are regexes in ripgrep's syntax, like ``pattern``: one only Python's
+  ``re`` accepts (look-around, backreferences) answers ``Error: ...``, where fs-mcp used ``re``
+  and left out the hint of a pattern ``re`` rejected.
 - :func:`search_files` patterns are ripgrep globs made to read like ``pathlib``'s (braces are
   literal), with three edge cases apart: ``**`` alone and an empty pattern list every file,
   and an absolute pattern finds nothing (pathlib listed nothing, or raised, respectively).
@@ -42,6 +48,8 @@ Where this module differs from fs-mcp on purpose:
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import contextlib
 import os
 import sys
@@ -202,26 +210,72 @@ def search_files(path: str, pattern: str) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> None:
-    """Runs fs-mcp's stdio server on the directories in ``argv`` with this module's tools.
+    """The ``fsnative-fs-mcp`` command: fs-mcp's stdio server with this module's tools.
 
-    ``grep_content`` and ``search_files`` are replaced, and every other tool validates its
-    paths with :func:`validate_path`. Needs the ``fs-mcp`` package; ``rg`` is not used.
+    ``argv`` (default ``sys.argv[1:]``) is what ``fs-mcp`` takes: directories, and options for
+    a web UI and an HTTP server that are not started (a notice on stderr says so).
+    ``grep_content`` and ``search_files`` are replaced, keeping fs-mcp's descriptions, and
+    every other tool validates its paths with :func:`validate_path`. Needs the ``fs-mcp``
+    package; ``rg`` is not used.
     """
-    directories = sys.argv[1:] if argv is None else argv
+    arguments, unrecognized = _command_line().parse_known_args(argv)
+    for notice in _notices(arguments, unrecognized):
+        print(f"fsnative-fs-mcp: {notice}", file=sys.stderr)
     # fs-mcp's initialize prints notices (such as "ripgrep is not installed") on stdout,
     # which is the protocol channel of a stdio server.
     with contextlib.redirect_stdout(sys.stderr):
         try:
             from fs_mcp import server  # type: ignore[import-untyped]
         except ModuleNotFoundError as missing:
-            raise SystemExit(f"python -m fsnative.fs_mcp needs fs-mcp: pip install fs-mcp ({missing})") from None
-        server.initialize(directories)
-    initialize(directories)
+            raise SystemExit(
+                f'fsnative-fs-mcp needs fs-mcp 1.15.0: pip install "fsnative[fs-mcp]" ({missing})'
+            ) from None
+        server.initialize(arguments.dirs)
+    initialize(arguments.dirs)
     server.validate_path = validate_path
-    for tool in (grep_content, search_files):
-        server.mcp.remove_tool(tool.__name__)
-        server.mcp.tool(tool)
+    for replacement in (grep_content, search_files):
+        name = replacement.__name__
+        description = asyncio.run(server.mcp.get_tool(name)).description
+        server.mcp.remove_tool(name)
+        server.mcp.tool(replacement, name=name, description=description)
     server.mcp.run()
+
+
+def _command_line() -> argparse.ArgumentParser:
+    """fs-mcp's command line: its options are accepted, though only the stdio server runs."""
+    parser = argparse.ArgumentParser(
+        prog="fsnative-fs-mcp",
+        description="fs-mcp's MCP server over stdio, searching with fsnative (no rg needed).",
+    )
+    parser.add_argument("dirs", nargs="*", help="allowed directories (default: the current directory)")
+    fs_mcp_options = parser.add_argument_group(
+        "fs-mcp's options", "accepted, but neither the web UI nor the HTTP server is ever started"
+    )
+    fs_mcp_options.add_argument("--no-ui", action="store_false", dest="run_ui", help="no web UI")
+    fs_mcp_options.add_argument("--host", default="0.0.0.0", help="the web UI's host")
+    fs_mcp_options.add_argument("--port", default=8123, type=int, help="the web UI's port")
+    fs_mcp_options.add_argument("--no-http", action="store_false", dest="run_http", help="no HTTP server")
+    fs_mcp_options.add_argument("--http-host", default="0.0.0.0", help="the HTTP server's host")
+    fs_mcp_options.add_argument("--http-port", default=8124, type=int, help="the HTTP server's port")
+    return parser
+
+
+def _notices(arguments: argparse.Namespace, unrecognized: list[str]) -> list[str]:
+    """What the command line asks for that this server does not do."""
+    notices: list[str] = []
+    if arguments.run_ui:
+        notices.append(
+            f"not starting fs-mcp's web UI on {arguments.host}:{arguments.port}; "
+            "only the stdio server runs (--no-ui hides this notice)"
+        )
+    if arguments.run_http:
+        notices.append(
+            f"not starting fs-mcp's HTTP server on {arguments.http_host}:{arguments.http_port}; "
+            "only the stdio server runs (--no-http hides this notice)"
+        )
+    if unrecognized:
+        notices.append(f"ignoring unrecognized arguments, as fs-mcp does: {' '.join(unrecognized)}")
+    return notices
 
 
 def _require_sandbox() -> Sandbox:

@@ -1,0 +1,67 @@
+// The release tarballs `make dist` writes, for tests that install them the way a user would.
+
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const PACKAGE_DIR = path.join(import.meta.dirname, '..', '..');
+const REPO = path.join(PACKAGE_DIR, '..');
+const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
+
+/** The platform package this machine installs (lib/platform.js decides it). */
+export const { platformPackage } = (await import('../../lib/platform.js')).default;
+
+/**
+ * A clean copy of the dist directory (env FSNATIVE_DIST, default <repo>/dist) in a new temp
+ * dir with no repository beside it: `{ root, main, platform }`, the tarballs' paths in it.
+ * Throws when `make dist` has not made them.
+ */
+export function copyDist() {
+  const source = process.env.FSNATIVE_DIST ?? path.join(REPO, 'dist');
+  const names = { main: `fsnative-${version}.tgz`, platform: `${platformPackage()}-${version}.tgz` };
+  for (const name of Object.values(names)) {
+    if (!fs.existsSync(path.join(source, name))) {
+      throw new Error(`${path.join(source, name)} is missing: run \`make dist\` first`);
+    }
+  }
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-dist-')));
+  fs.cpSync(source, path.join(root, 'dist'), { recursive: true });
+  return { root, main: path.join(root, 'dist', names.main), platform: path.join(root, 'dist', names.platform) };
+}
+
+/** A new npm project `name` in `root`: its directory. */
+export function makeProject(root, name, extra = {}) {
+  const dir = path.join(root, name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '1.0.0', private: true, ...extra }, null, 2));
+  return dir;
+}
+
+/**
+ * `npm install` in `dir` from the local registry cache only, with install scripts in the
+ * foreground so their output is in the result: `{ status, output }`.
+ */
+export function npmInstall(dir, specs, env = process.env) {
+  const run = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--foreground-scripts', ...specs], {
+    cwd: dir,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** `env` with no cargo: every PATH entry holding a `cargo` program left out, and `CARGO` unset. */
+export function withoutCargo(env = process.env) {
+  const entries = (env.PATH ?? '').split(path.delimiter).filter((dir) => dir && !fs.existsSync(path.join(dir, 'cargo')));
+  const { CARGO, ...rest } = env;
+  return { ...rest, PATH: entries.join(path.delimiter) };
+}
+
+/**
+ * A cargo target directory shared by the tests' source builds, under the repository's target/,
+ * so crates.io dependencies compile once; the fsnative crates still build from the installed
+ * package's own sources (a different path is a different package to cargo).
+ */
+export const SOURCE_BUILD_TARGET_DIR = path.join(REPO, 'target', 'install-tests');
