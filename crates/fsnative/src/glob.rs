@@ -1,4 +1,5 @@
-//! File-name search: glob patterns over a sandboxed walk in path order.
+//! File-name search: glob patterns over a sandboxed walk in path order, on the walking and
+//! roots layers.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
@@ -12,7 +13,7 @@ use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::{EntryKind, GlobRequest, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
-use crate::sandbox::Sandbox;
+use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
 use crate::walk::{self, SkipCounters, WalkOptions, Walked, WalkedKind, Walker};
 
 /// Compiled include and exclude patterns.
@@ -69,12 +70,12 @@ struct Found {
     is_dir: bool,
 }
 
-/// Runs `request` inside `sandbox`.
-pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
+/// Runs `request` inside `roots`.
+pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
     let patterns = Patterns::compile(request)?;
-    let targets = walk::targets(sandbox, &request.paths.0)?;
+    let targets = walk::targets(roots, &request.paths.0)?;
     if let Some(file) = targets.iter().find(|t| !t.is_dir) {
         return Err(Error::new(
             ErrorCode::NotADirectory,
@@ -88,7 +89,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         max_depth: request.max_depth,
         ..WalkOptions::default()
     };
-    let roots = crate::beneath::open_roots(sandbox)?;
+    let dirs = RootDirs::open(roots)?;
     let skipped = SkipCounters::default();
     let walked = AtomicU64::new(0);
     let mut found = Vec::new();
@@ -102,7 +103,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
         let base_len = base.len() + usize::from(!base.ends_with(b"/"));
         let matching = |entry: Walked| {
             walked.fetch_add(1, Ordering::Relaxed);
-            let is_dir = entry_is_dir(sandbox, &entry, &skipped)?;
+            let is_dir = entry_is_dir(roots, &entry, &skipped)?;
             let wanted = match request.kind {
                 EntryKind::Files => !is_dir,
                 EntryKind::Dirs => is_dir,
@@ -115,7 +116,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
             let relative = relative.to_path_buf();
             Some(Found { target: index, relative, path: entry.path, is_dir })
         };
-        let walker = Walker::new(sandbox, &roots, &options, &skipped, &control);
+        let walker = Walker::new(&dirs, &options, &skipped, &control);
         walker.run_all(target, crate::control::default_threads(), matching, |entry| {
             found.push(entry);
             true
@@ -149,23 +150,27 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GlobRequest, cancel: &CancelToken
 }
 
 /// Whether a walked entry is a directory; `None` when it must not be yielded. A symlink that
-/// was not followed is yielded as what it points to, only when that lies inside.
-fn entry_is_dir(sandbox: &Sandbox, entry: &Walked, skipped: &SkipCounters) -> Option<bool> {
+/// was not followed is yielded as what it points to, only when that lies inside (a dangling
+/// link counts as outside).
+fn entry_is_dir(roots: &Roots, entry: &Walked, skipped: &SkipCounters) -> Option<bool> {
     match entry.kind {
         WalkedKind::File => return Some(false),
         WalkedKind::Dir => return Some(true),
         WalkedKind::Symlink => {}
     }
-    let Some(target) = sandbox.resolve_link_inside(&entry.path) else {
-        SkipCounters::add(&skipped.outside);
-        return None;
-    };
-    let meta = std::fs::metadata(target).ok()?;
-    if meta.is_dir() || meta.is_file() {
-        Some(meta.is_dir())
-    } else {
-        SkipCounters::add(&skipped.special);
-        None
+    let target = look_through(roots, &entry.path);
+    let decision =
+        target.as_ref().map_or(Decision::Outside, |target| decide(EntryType::Symlink, Some(target)));
+    match decision {
+        Decision::Keep(kind) => Some(kind == EntryType::Dir),
+        Decision::Outside => {
+            SkipCounters::add(&skipped.outside);
+            None
+        }
+        Decision::Special => {
+            SkipCounters::add(&skipped.special);
+            None
+        }
     }
 }
 

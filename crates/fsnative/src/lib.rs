@@ -31,6 +31,17 @@
 //! Requests deserialize from JSON-like data with serde (snake_case names), which is how the
 //! Node and Python bindings and the shared conformance vectors drive them; results
 //! serialize back. [`render`] turns a grep result into ripgrep's own text or JSON output.
+//!
+//! # Layering
+//!
+//! The core stacks in four layers; each imports only the layers below it:
+//! 1. `roots`: validating and resolving paths, opening beneath a root's handle, and every
+//!    symlink decision (follow inside, refuse outside, skip special), made once per entry.
+//! 2. `walk`: listing directories beneath the roots, with ignore files and filters.
+//! 3. `grep` and `glob`: searches over walks.
+//! 4. [`Sandbox`]: a thin facade that owns the roots and the pattern cache.
+//!
+//! Below them all, `error`, `control`, `request` and `result` hold the shared types.
 #![deny(missing_docs)]
 
 /// With the `mimalloc` feature (the Node and Python modules enable it), mimalloc serves every
@@ -39,15 +50,18 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-mod beneath;
-mod control;
-mod error;
+// The layers, lowest first; a module imports only those below it (and the shared types:
+// `error`, `control`, `request`, `result`).
 mod glob;
 mod grep;
-mod request;
-mod result;
+mod roots;
 mod sandbox;
 mod walk;
+
+mod control;
+mod error;
+mod request;
+mod result;
 
 pub mod render;
 
@@ -61,29 +75,8 @@ pub use request::{
 pub use result::{
     ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match, Truncation,
 };
-pub use sandbox::{Intent, Sandbox, MAX_SYMLINK_HOPS};
-
-impl Sandbox {
-    /// Searches file contents. See [`GrepRequest`] for every option.
-    pub fn grep(&self, request: &GrepRequest) -> Result<GrepResult> {
-        grep::run(self, request, &CancelToken::new())
-    }
-
-    /// Like [`grep`](Sandbox::grep), stoppable from another thread through `cancel`.
-    pub fn grep_cancellable(&self, request: &GrepRequest, cancel: &CancelToken) -> Result<GrepResult> {
-        grep::run(self, request, cancel)
-    }
-
-    /// Lists entries whose path matches glob patterns. See [`GlobRequest`].
-    pub fn glob(&self, request: &GlobRequest) -> Result<GlobResult> {
-        glob::run(self, request, &CancelToken::new())
-    }
-
-    /// Like [`glob`](Sandbox::glob), stoppable from another thread through `cancel`.
-    pub fn glob_cancellable(&self, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
-        glob::run(self, request, cancel)
-    }
-}
+pub use roots::{Intent, MAX_SYMLINK_HOPS};
+pub use sandbox::Sandbox;
 
 /// The README's Rust example, compiled as a doc test so it cannot rot.
 #[cfg(doctest)]

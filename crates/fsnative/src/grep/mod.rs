@@ -25,7 +25,7 @@ use crate::control::{CancelToken, Control};
 use crate::error::Result;
 use crate::request::{GrepRequest, OutputMode, SortOrder};
 use crate::result::{FileMatches, GrepResult, GrepStats, Truncation};
-use crate::sandbox::Sandbox;
+use crate::roots::{Location, RootDirs, Roots};
 use crate::walk::{self, SkipCounters, Target, WalkOptions, WalkedKind, Walker};
 
 pub use file::MAX_BUFFER_BYTES;
@@ -40,6 +40,8 @@ struct Job {
     seq: u64,
     key: SortKey,
     root: usize,
+    /// Where it really lies, when a followed link put it elsewhere than `key.path`.
+    at: Option<Location>,
     /// Records of this file to skip (a cursor resuming inside it).
     skip: u64,
 }
@@ -50,13 +52,18 @@ struct Done {
     outcome: std::io::Result<FileOutcome>,
 }
 
-/// Runs `request` inside `sandbox`.
-pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken) -> Result<GrepResult> {
+/// Runs `request` inside `roots`, compiling its patterns through `matchers`.
+pub(crate) fn run(
+    roots: &Roots,
+    matchers: &MatcherCache,
+    request: &GrepRequest,
+    cancel: &CancelToken,
+) -> Result<GrepResult> {
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
-    let matcher = matcher::build(sandbox.matchers(), request)?;
-    let sections = matcher::build_sections(sandbox.matchers(), request)?;
-    let targets = walk::targets(sandbox, &request.paths.0)?;
+    let matcher = matcher::build(matchers, request)?;
+    let sections = matcher::build_sections(matchers, request)?;
+    let targets = walk::targets(roots, &request.paths.0)?;
     let types = walk::types(&request.types.0, &request.types_not.0)?;
     let mut walk_options = Vec::with_capacity(targets.len());
     for target in &targets {
@@ -66,7 +73,7 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
             no_ignore: request.no_ignore,
             max_depth: request.max_depth,
             max_filesize: request.max_filesize,
-            overrides: walk::overrides(&sandbox.roots()[target.root], &request.globs.0)?,
+            overrides: walk::overrides(&roots.paths()[target.root], &request.globs.0)?,
             types: types.clone(),
         });
     }
@@ -74,10 +81,9 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
     let fingerprint = cursor::fingerprint(request, &target_paths);
     let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
 
-    let root_dirs = crate::beneath::open_roots(sandbox)?;
+    let dirs = RootDirs::open(roots)?;
     let pipeline = Pipeline {
-        sandbox,
-        root_dirs: &root_dirs,
+        dirs: &dirs,
         request,
         matcher: &matcher,
         sections: sections.as_ref(),
@@ -113,9 +119,8 @@ pub(crate) fn run(sandbox: &Sandbox, request: &GrepRequest, cancel: &CancelToken
 }
 
 struct Pipeline<'a> {
-    sandbox: &'a Sandbox,
-    /// The roots, opened once: files are opened relative to these handles.
-    root_dirs: &'a [cap_std::fs::Dir],
+    /// The roots, opened once: files are opened beneath these handles.
+    dirs: &'a RootDirs<'a>,
     request: &'a GrepRequest,
     matcher: &'a RegexMatcher,
     /// The section-end matcher, when `section_end_patterns` were given.
@@ -229,7 +234,7 @@ impl Pipeline<'_> {
     /// wholly before the cursor left out), until it returns false.
     fn produce(&self, mut emit: impl FnMut(Job) -> bool) {
         let mut seq = 0u64;
-        let mut send = |key: SortKey, root: usize| -> bool {
+        let mut send = |key: SortKey, root: usize, at: Option<Location>| -> bool {
             if self.stop.load(Ordering::Relaxed) {
                 return false;
             }
@@ -238,24 +243,24 @@ impl Pipeline<'_> {
                 Some(Some(skip)) => skip,
                 None => 0,
             };
-            let job = Job { seq, key, root, skip };
+            let job = Job { seq, key, root, at, skip };
             seq += 1;
             emit(job)
         };
         match self.request.sort {
             SortOrder::Mtime => {
                 let mut all = Vec::new();
-                self.walk_files(|key, root| {
-                    all.push((key, root));
+                self.walk_files(|key, root, at| {
+                    all.push((key, root, at));
                     true
                 });
-                for (key, _) in &mut all {
+                for (key, _, _) in &mut all {
                     key.rank = -walk::modified_ns(&key.path);
                     key.target = 0;
                 }
                 all.sort_by(|a, b| a.0.cmp(&b.0));
-                for (key, root) in all {
-                    if !send(key, root) {
+                for (key, root, at) in all {
+                    if !send(key, root, at) {
                         break;
                     }
                 }
@@ -266,29 +271,25 @@ impl Pipeline<'_> {
         }
     }
 
-    /// Visits candidate files in path order; stops when `visit` returns false.
-    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize) -> bool) {
+    /// Visits candidate files in path order, with the root each was found in and where it
+    /// really lies when that differs; stops when `visit` returns false.
+    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize, Option<Location>) -> bool) {
         for (index, target) in self.targets.iter().enumerate() {
             if !target.is_dir {
                 let key = SortKey { rank: 0, target: index, path: target.path.clone() };
-                if !visit(key, target.root) {
+                if !visit(key, target.root, None) {
                     return;
                 }
                 continue;
             }
-            let walker = Walker::new(
-                self.sandbox,
-                self.root_dirs,
-                &self.walk_options[index],
-                &self.skipped,
-                self.control,
-            );
+            let walker = Walker::new(self.dirs, &self.walk_options[index], &self.skipped, self.control);
             let mut going = true;
             walker.run(target, |walked| {
                 going = !self.stop.load(Ordering::Relaxed) && self.control.interruption().is_none();
                 // Without follow_links a symlink arrives as itself and is not searched.
                 if going && walked.kind == WalkedKind::File {
-                    going = visit(SortKey { rank: 0, target: index, path: walked.path }, target.root);
+                    let key = SortKey { rank: 0, target: index, path: walked.path };
+                    going = visit(key, target.root, walked.at);
                 }
                 going
             });
@@ -345,17 +346,7 @@ impl Pipeline<'_> {
         if whole_file_taken {
             return Ok(FileOutcome::default());
         }
-        let opened = match self.open_job(job) {
-            Ok(opened) => opened,
-            // A followed link may be absolute, or lead into another root, which a beneath-the-root
-            // open refuses: open its resolved target beneath the root that holds it instead.
-            Err(_) if self.request.follow_links => match self.sandbox.resolve_link_inside(&job.key.path) {
-                Some(target) => self.open_beneath(&target)?,
-                None => return Err(std::io::Error::from(std::io::ErrorKind::PermissionDenied)),
-            },
-            Err(err) => return Err(err),
-        };
-        match opened {
+        match self.open_job(job)? {
             Some((handle, size)) => {
                 file::search(searcher, self.matcher, (&handle, size), config, job.skip, self.control)
             }
@@ -366,18 +357,11 @@ impl Pipeline<'_> {
         }
     }
 
-    /// Opens a job's file beneath its root, by the path the walk found it at.
+    /// Opens a job's file beneath a root: where a followed link put it, else by the path the
+    /// walk found it at.
     fn open_job(&self, job: &Job) -> std::io::Result<Option<(std::fs::File, u64)>> {
-        let root = &self.sandbox.roots()[job.root];
-        let relative = job.key.path.strip_prefix(root).unwrap_or(&job.key.path);
-        crate::beneath::open_regular(&self.root_dirs[job.root], relative, self.request.follow_links)
-    }
-
-    /// Opens a canonical path beneath the root that contains it.
-    fn open_beneath(&self, canonical: &Path) -> std::io::Result<Option<(std::fs::File, u64)>> {
-        let root = self.sandbox.root_of(canonical).ok_or(std::io::ErrorKind::PermissionDenied)?;
-        let relative = canonical.strip_prefix(&self.sandbox.roots()[root]).unwrap_or(canonical);
-        crate::beneath::open_regular(&self.root_dirs[root], relative, false)
+        let (root, relative) = self.dirs.roots().place(job.root, &job.key.path, job.at.as_ref());
+        self.dirs.open_file(root, relative, self.request.follow_links)
     }
 
     /// Adds one file's outcome to the page; true when the page is complete.
@@ -439,7 +423,7 @@ impl Pipeline<'_> {
         records: u64,
         taken: u64,
     ) -> FileMatches {
-        let root = &self.sandbox.roots()[job.root];
+        let root = &self.dirs.roots().paths()[job.root];
         let relative_path = job.key.path.strip_prefix(root).unwrap_or(Path::new("")).to_path_buf();
         let count = match self.request.mode {
             OutputMode::Content => {

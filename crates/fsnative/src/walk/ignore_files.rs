@@ -7,14 +7,11 @@ use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use cap_std::fs::Dir;
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
-use super::walker::EntryType;
-use super::Target;
-use crate::beneath;
-use crate::sandbox::Sandbox;
+use super::scope::Target;
+use crate::roots::{open_regular_at, EntryType, RootDirs};
 
 /// The ignore files a directory may hold, by precedence, highest first.
 const IGNORE_FILES: [&str; 4] = [".rgignore", ".ignore", ".gitignore", ".git/info/exclude"];
@@ -57,7 +54,7 @@ impl IgnoreLevel {
         let mut any = false;
         let mut rules = [Gitignore::empty(), Gitignore::empty(), Gitignore::empty(), Gitignore::empty()];
         for ((relative, present), rule) in IGNORE_FILES.iter().zip(present).zip(&mut rules) {
-            let Some(mut file) = present.then(|| beneath::open_regular_at(handle, relative)).flatten() else {
+            let Some(mut file) = present.then(|| open_regular_at(handle, relative)).flatten() else {
                 continue;
             };
             let mut text = Vec::new();
@@ -107,12 +104,9 @@ fn add_lines(builder: &mut GitignoreBuilder, from: &Path, text: &[u8]) {
 }
 
 /// The ignore levels of the directories from the sandbox root down to `target`'s parent.
-pub(super) fn ancestor_ignores(
-    sandbox: &Sandbox,
-    roots: &[Dir],
-    target: &Target,
-) -> Option<Arc<IgnoreLevel>> {
-    let root = &sandbox.roots()[target.root];
+pub(super) fn ancestor_ignores(dirs: &RootDirs<'_>, target: &Target) -> Option<Arc<IgnoreLevel>> {
+    let roots = dirs.roots();
+    let root = &roots.paths()[target.root];
     let relative = target.path.parent()?.strip_prefix(root).ok()?;
     let mut dir = root.to_path_buf();
     let mut level = None;
@@ -120,7 +114,7 @@ pub(super) fn ancestor_ignores(
         if let Some(component) = component {
             dir.push(component);
         }
-        let Ok(handle) = beneath::open_dir(sandbox, roots, target.root, &dir, false) else {
+        let Ok(handle) = dirs.open_dir(target.root, roots.relative(target.root, &dir), false) else {
             break;
         };
         level = IgnoreLevel::read(handle.as_fd(), &dir, [true; 4], level.clone()).or(level);

@@ -4,23 +4,22 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::walker::{DirNode, Listed};
-use super::Walked;
+use super::entry::Listed;
 
-/// Directories waiting to be listed by the threads of `Walker::run_all`, and how many are
-/// being listed.
-pub(super) struct ListQueue<T> {
+/// Directories (`D`) waiting to be listed by the threads of `Walker::run_all`, how many are
+/// being listed, and the finished listings, whose entries are made into items `T`.
+pub(super) struct ListQueue<T, D> {
     /// Waiting directories with the number their listing is filed under, and the number of
     /// directories being listed.
-    state: Mutex<(Vec<(usize, DirNode)>, usize)>,
+    state: Mutex<(Vec<(usize, D)>, usize)>,
     changed: Condvar,
     /// The next listing number.
     next_id: AtomicUsize,
     listings: Mutex<HashMap<usize, Vec<Listed<T, usize>>>>,
 }
 
-impl<T> ListQueue<T> {
-    pub(super) fn new(root: DirNode) -> ListQueue<T> {
+impl<T, D> ListQueue<T, D> {
+    pub(super) fn new(root: D) -> ListQueue<T, D> {
         ListQueue {
             state: Mutex::new((vec![(0, root)], 0)),
             changed: Condvar::new(),
@@ -29,13 +28,13 @@ impl<T> ListQueue<T> {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, (Vec<(usize, DirNode)>, usize)> {
+    fn lock(&self) -> MutexGuard<'_, (Vec<(usize, D)>, usize)> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The next directory to list, waiting while others are being listed; `None` once the
     /// whole tree is listed.
-    pub(super) fn pop(&self) -> Option<(usize, DirNode)> {
+    pub(super) fn pop(&self) -> Option<(usize, D)> {
         let mut state = self.lock();
         loop {
             if let Some(item) = state.0.pop() {
@@ -51,12 +50,7 @@ impl<T> ListQueue<T> {
 
     /// Files the listing `id`, each entry made into an item by `prepare`, and queues its
     /// sub-directories.
-    pub(super) fn finish(
-        &self,
-        id: usize,
-        listing: Vec<Listed<Walked, DirNode>>,
-        prepare: impl Fn(Walked) -> Option<T>,
-    ) {
+    pub(super) fn finish<W>(&self, id: usize, listing: Vec<Listed<W, D>>, prepare: impl Fn(W) -> Option<T>) {
         let mut subdirs = Vec::new();
         let listing = listing
             .into_iter()

@@ -9,60 +9,32 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use cap_std::fs::Dir;
 use rustix::fs::{statat, AtFlags, FileType, RawDir};
 
+use super::entry::{Listed, SkipCounters, Walked, WalkedKind};
 use super::ignore_files::{ancestor_ignores, IgnoreLevel};
 use super::queue::ListQueue;
-use super::{SkipCounters, Target, WalkOptions, Walked, WalkedKind};
-use crate::beneath;
+use super::scope::{Target, WalkOptions};
 use crate::control::Control;
-use crate::sandbox::Sandbox;
-
-/// The type of a listed entry, as the listing says (a symlink is not followed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum EntryType {
-    File,
-    Dir,
-    Symlink,
-    /// A FIFO, socket or device.
-    Special,
-}
-
-impl EntryType {
-    fn of(kind: FileType) -> EntryType {
-        match kind {
-            FileType::RegularFile => EntryType::File,
-            FileType::Directory => EntryType::Dir,
-            FileType::Symlink => EntryType::Symlink,
-            _ => EntryType::Special,
-        }
-    }
-}
+use crate::roots::{decide, look_through, Decision, EntryType, LinkTarget, Location, RootDirs};
 
 /// A directory identity, linked to those of the directories above it (link loop detection).
 struct Ancestor {
-    dev: u64,
-    ino: u64,
+    identity: (u64, u64),
     parent: Option<Arc<Ancestor>>,
 }
 
 /// A directory to list.
 pub(super) struct DirNode {
     path: PathBuf,
-    /// The sandbox root whose handle it is opened beneath.
+    /// The sandbox root whose handle it is opened beneath, by `path` below that root...
     root: usize,
+    /// ...unless a followed link on the way puts it elsewhere.
+    at: Option<Location>,
     depth: usize,
     ignores: Option<Arc<IgnoreLevel>>,
     /// Kept only when links are followed.
     ancestors: Option<Arc<Ancestor>>,
-}
-
-/// One entry of a listing that passed every filter: what the caller made of it (if anything),
-/// and what leads to its own listing when it is a directory to descend into.
-pub(super) struct Listed<T, D> {
-    pub item: Option<T>,
-    pub descend: Option<D>,
 }
 
 /// The buffer one `getdents` call fills: most directories are read in one call (and one more
@@ -75,9 +47,8 @@ const LIST_ALONE: Duration = Duration::from_micros(500);
 /// A walk of one target, in path order: each directory's entries sorted by name, a directory's
 /// contents right after it.
 pub(crate) struct Walker<'a> {
-    sandbox: &'a Sandbox,
-    /// The sandbox roots' directory handles (see [`crate::beneath`]).
-    roots: &'a [Dir],
+    /// The roots' handles, beneath which every directory is opened.
+    dirs: &'a RootDirs<'a>,
     options: &'a WalkOptions,
     skipped: &'a SkipCounters,
     control: &'a Control,
@@ -85,13 +56,12 @@ pub(crate) struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     pub fn new(
-        sandbox: &'a Sandbox,
-        roots: &'a [Dir],
+        dirs: &'a RootDirs<'a>,
         options: &'a WalkOptions,
         skipped: &'a SkipCounters,
         control: &'a Control,
     ) -> Walker<'a> {
-        Walker { sandbox, roots, options, skipped, control }
+        Walker { dirs, options, skipped, control }
     }
 
     /// Visits every entry below the directory `target`, listing each directory when its turn
@@ -142,10 +112,14 @@ impl<'a> Walker<'a> {
 
     /// The node of the directory `target`, with the ignore files above it.
     fn root(&self, target: &Target) -> DirNode {
-        let ignores =
-            if self.options.no_ignore { None } else { ancestor_ignores(self.sandbox, self.roots, target) };
-        let ancestors = self.options.follow_links.then(|| identity(&target.path, None)).flatten();
-        DirNode { path: target.path.clone(), root: target.root, depth: 0, ignores, ancestors }
+        let ignores = if self.options.no_ignore { None } else { ancestor_ignores(self.dirs, target) };
+        let ancestors = self
+            .options
+            .follow_links
+            .then(|| identity(&target.path))
+            .flatten()
+            .map(|identity| Arc::new(Ancestor { identity, parent: None }));
+        DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, ignores, ancestors }
     }
 
     /// The entries of `dir` that pass the filters, sorted by name (none once interrupted).
@@ -154,9 +128,8 @@ impl<'a> Walker<'a> {
         {
             return Vec::new();
         }
-        let Ok(handle) =
-            beneath::open_dir(self.sandbox, self.roots, dir.root, &dir.path, self.options.follow_links)
-        else {
+        let (root, relative) = self.dirs.roots().place(dir.root, &dir.path, dir.at.as_ref());
+        let Ok(handle) = self.dirs.open_dir(root, relative, self.options.follow_links) else {
             SkipCounters::add(&self.skipped.errors);
             return Vec::new();
         };
@@ -199,24 +172,37 @@ impl<'a> Walker<'a> {
         let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
         for (path, file_type) in entries {
             let name = OsStr::from_bytes(&path.as_os_str().as_bytes()[name_start..]);
-            let Some(kind) = self.admit(handle.as_fd(), &path, name, file_type, ignores.as_deref(), dir)
+            let Some((kind, link)) =
+                self.admit(handle.as_fd(), &path, name, file_type, ignores.as_deref(), dir)
             else {
                 continue;
             };
+            let at = match &link {
+                Some(target) => target.inside.clone(),
+                None => {
+                    dir.at.as_ref().map(|at| Location { root: at.root, relative: at.relative.join(name) })
+                }
+            };
             let descend = (kind == WalkedKind::Dir && descend_allowed).then(|| DirNode {
-                ancestors: dir.ancestors.as_ref().and_then(|up| identity(&path, Some(Arc::clone(up)))),
+                ancestors: dir.ancestors.as_ref().and_then(|up| {
+                    let identity =
+                        link.as_ref().map_or_else(|| identity(&path), |target| Some(target.identity))?;
+                    Some(Arc::new(Ancestor { identity, parent: Some(Arc::clone(up)) }))
+                }),
                 path: path.clone(),
                 root: dir.root,
+                at: at.clone(),
                 depth: dir.depth + 1,
                 ignores: ignores.clone(),
             });
-            children.push(Listed { item: Some(Walked { path, kind }), descend });
+            children.push(Listed { item: Some(Walked { path, kind, at }), descend });
         }
         children
     }
 
-    /// The kind of one listed entry, or `None` when a filter leaves it out. The filters run in
-    /// ripgrep's order: ignore rules, then size, then the sandbox's own rules.
+    /// The kind of one listed entry and, for a followed link, its target; `None` when a
+    /// filter leaves it out. The filters run in ripgrep's order: ignore rules, then size, then
+    /// the sandbox's own rules ([`decide`]).
     fn admit(
         &self,
         handle: BorrowedFd<'_>,
@@ -225,35 +211,31 @@ impl<'a> Walker<'a> {
         listed: EntryType,
         ignores: Option<&IgnoreLevel>,
         dir: &DirNode,
-    ) -> Option<WalkedKind> {
-        let followed = listed == EntryType::Symlink && self.options.follow_links;
-        let kind = if followed {
-            match std::fs::metadata(path) {
-                Ok(meta) => EntryType::of(FileType::from_raw_mode(meta.mode())),
+    ) -> Option<(WalkedKind, Option<LinkTarget>)> {
+        let link = if listed == EntryType::Symlink && self.options.follow_links {
+            let Some(target) = look_through(self.dirs.roots(), path) else {
                 // A dangling link, or one that loops on itself.
-                Err(_) => {
-                    SkipCounters::add(&self.skipped.errors);
-                    return None;
-                }
-            }
+                SkipCounters::add(&self.skipped.errors);
+                return None;
+            };
+            Some(target)
         } else {
-            listed
+            None
         };
-        let is_dir = kind == EntryType::Dir;
-        if followed && is_dir && self.is_loop(path, dir) {
-            SkipCounters::add(&self.skipped.errors);
-            return None;
+        let is_dir = link.as_ref().map_or(listed, |target| target.kind) == EntryType::Dir;
+        if let (Some(target), true) = (&link, is_dir) {
+            if dir.has_ancestor(target.identity) {
+                SkipCounters::add(&self.skipped.errors);
+                return None;
+            }
         }
         if self.filtered_out(path, name, is_dir, ignores) {
             return None;
         }
         if let (Some(max), false) = (self.options.max_filesize, is_dir) {
-            let size = if followed {
-                std::fs::metadata(path).map(|meta| meta.len())
-            } else {
-                statat(handle, name, AtFlags::SYMLINK_NOFOLLOW)
-                    .map(|stat| stat.st_size as u64)
-                    .map_err(Into::into)
+            let size = match &link {
+                Some(target) => Ok(target.len),
+                None => statat(handle, name, AtFlags::SYMLINK_NOFOLLOW).map(|stat| stat.st_size as u64),
             };
             if size.is_ok_and(|size| size > max) {
                 return None;
@@ -262,21 +244,20 @@ impl<'a> Walker<'a> {
         if name == ".git" {
             return None;
         }
-        // A followed link's target must resolve inside (checked first, so a link to a device
-        // outside counts as outside).
-        if followed && self.sandbox.resolve_link_inside(path).is_none() {
-            SkipCounters::add(&self.skipped.outside);
-            return None;
-        }
-        match kind {
-            EntryType::Dir => Some(WalkedKind::Dir),
-            EntryType::File => Some(WalkedKind::File),
-            EntryType::Symlink => Some(WalkedKind::Symlink),
-            EntryType::Special => {
-                SkipCounters::add(&self.skipped.special);
-                None
+        let kind = match decide(listed, link.as_ref()) {
+            Decision::Keep(EntryType::Dir) => WalkedKind::Dir,
+            Decision::Keep(EntryType::File) => WalkedKind::File,
+            Decision::Keep(EntryType::Symlink) => WalkedKind::Symlink,
+            Decision::Outside => {
+                SkipCounters::add(&self.skipped.outside);
+                return None;
             }
-        }
+            Decision::Keep(EntryType::Special) | Decision::Special => {
+                SkipCounters::add(&self.skipped.special);
+                return None;
+            }
+        };
+        Some((kind, link))
     }
 
     /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's
@@ -306,15 +287,15 @@ impl<'a> Walker<'a> {
         }
         !whitelisted && !self.options.hidden && name.as_bytes().first() == Some(&b'.')
     }
+}
 
-    /// A followed link to a directory that contains it.
-    fn is_loop(&self, path: &Path, dir: &DirNode) -> bool {
-        let Ok(meta) = std::fs::metadata(path) else {
-            return true;
-        };
-        let mut up = dir.ancestors.as_deref();
+impl DirNode {
+    /// The directory itself or one above it has this identity (device, inode): a followed
+    /// link to it would loop.
+    fn has_ancestor(&self, identity: (u64, u64)) -> bool {
+        let mut up = self.ancestors.as_deref();
         while let Some(ancestor) = up {
-            if ancestor.dev == meta.dev() && ancestor.ino == meta.ino() {
+            if ancestor.identity == identity {
                 return true;
             }
             up = ancestor.parent.as_deref();
@@ -344,8 +325,8 @@ fn depth_first<T, D>(
     }
 }
 
-/// The identity of the directory at `path`, linked to `parent`.
-fn identity(path: &Path, parent: Option<Arc<Ancestor>>) -> Option<Arc<Ancestor>> {
+/// The identity (device, inode) of the directory at `path`.
+fn identity(path: &Path) -> Option<(u64, u64)> {
     let meta = std::fs::metadata(path).ok()?;
-    Some(Arc::new(Ancestor { dev: meta.dev(), ino: meta.ino(), parent }))
+    Some((meta.dev(), meta.ino()))
 }

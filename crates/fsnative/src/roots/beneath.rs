@@ -1,0 +1,93 @@
+//! Opening files and directories beneath a root's directory handle. The kernel (`openat2`
+//! with `RESOLVE_BENEATH`, or cap-std's checked walk where that is missing) refuses any step
+//! that leaves the root, so swapping a component for a symlink after a walk saw it cannot make
+//! a search read or list anything outside.
+
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::Path;
+
+use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, OpenOptionsExt};
+use rustix::fs::{Mode, OFlags};
+
+use super::validate::Roots;
+
+/// The roots opened as directory handles, in the order of [`Roots::paths`]: everything a
+/// search lists or reads is opened beneath one of them.
+pub(crate) struct RootDirs<'a> {
+    roots: &'a Roots,
+    dirs: Vec<Dir>,
+}
+
+impl<'a> RootDirs<'a> {
+    /// Opens every root of `roots`.
+    pub fn open(roots: &'a Roots) -> crate::Result<RootDirs<'a>> {
+        let dirs = roots
+            .paths()
+            .iter()
+            .map(|root| {
+                Dir::open_ambient_dir(root, ambient_authority()).map_err(|e| crate::Error::from_io(&e, root))
+            })
+            .collect::<crate::Result<_>>()?;
+        Ok(RootDirs { roots, dirs })
+    }
+
+    /// The roots these handles belong to.
+    pub fn roots(&self) -> &'a Roots {
+        self.roots
+    }
+
+    /// Opens `relative` beneath root number `root` for searching. Never blocks on a FIFO,
+    /// and yields `None` for anything that is not a regular file, else the file and its
+    /// size. Without `follow`, a symlink in the last component is refused.
+    pub fn open_file(&self, root: usize, relative: &Path, follow: bool) -> io::Result<Option<(File, u64)>> {
+        let mut options = cap_std::fs::OpenOptions::new();
+        options.read(true).nonblock(true).follow(follow_symlinks(follow));
+        let file = match self.dirs[root].open_with(relative, &options) {
+            Ok(file) => file.into_std(),
+            // A socket cannot be opened at all: it is a special file like a FIFO or a device.
+            Err(err) if err.raw_os_error() == Some(libc::ENXIO) => return Ok(None),
+            Err(err) => return Err(err),
+        };
+        let meta = file.metadata()?;
+        Ok(meta.is_file().then_some((file, meta.len())))
+    }
+
+    /// Opens the directory `relative` beneath root number `root` for listing. Without
+    /// `follow`, a symlink in the last component is refused.
+    pub fn open_dir(&self, root: usize, relative: &Path, follow: bool) -> io::Result<OwnedFd> {
+        let mut options = cap_std::fs::OpenOptions::new();
+        options.read(true).custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK).follow(follow_symlinks(follow));
+        let relative = if relative.as_os_str().is_empty() { Path::new(".") } else { relative };
+        Ok(self.dirs[root].open_with(relative, &options)?.into_std().into())
+    }
+}
+
+fn follow_symlinks(follow: bool) -> FollowSymlinks {
+    if follow {
+        FollowSymlinks::Yes
+    } else {
+        FollowSymlinks::No
+    }
+}
+
+/// Opens the regular file `relative` (a few `/`-separated names) inside the directory `dir`,
+/// following no symlink on the way; `None` when it is missing or not a regular file.
+pub(crate) fn open_regular_at(dir: BorrowedFd<'_>, relative: &str) -> Option<File> {
+    let mut names = relative.split('/').peekable();
+    let mut parent: Option<OwnedFd> = None;
+    while let Some(name) = names.next() {
+        let at = parent.as_ref().map_or(dir, |fd| fd.as_fd());
+        let last = names.peek().is_none();
+        let flags = OFlags::RDONLY
+            | OFlags::NOFOLLOW
+            | OFlags::CLOEXEC
+            | if last { OFlags::NONBLOCK } else { OFlags::DIRECTORY };
+        parent = Some(rustix::fs::openat(at, name, flags, Mode::empty()).ok()?);
+    }
+    let file = File::from(parent?);
+    file.metadata().ok()?.is_file().then_some(file)
+}

@@ -1,0 +1,87 @@
+//! The symlink policy: what a listed entry is, and whether a link is followed (its target
+//! lies inside), refused (it lies outside) or skipped (it is a FIFO, socket or device). A
+//! link is looked through once per entry; its target's place inside the sandbox then serves
+//! every later step, so nothing resolves it again.
+
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+
+use rustix::fs::FileType;
+
+use super::resolve::{resolve, Resolution};
+use super::validate::{Location, Roots};
+
+/// The type of a listed entry, as the listing says (a symlink is not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EntryType {
+    File,
+    Dir,
+    Symlink,
+    /// A FIFO, socket or device.
+    Special,
+}
+
+impl EntryType {
+    /// The entry type of a file type from a listing or a stat.
+    pub fn of(kind: FileType) -> EntryType {
+        match kind {
+            FileType::RegularFile => EntryType::File,
+            FileType::Directory => EntryType::Dir,
+            FileType::Symlink => EntryType::Symlink,
+            _ => EntryType::Special,
+        }
+    }
+}
+
+/// What a symlink leads to, found by looking through it once.
+#[derive(Clone, Debug)]
+pub(crate) struct LinkTarget {
+    /// The target's type: never [`EntryType::Symlink`].
+    pub kind: EntryType,
+    /// The target's device and inode, which tell a directory that contains the link.
+    pub identity: (u64, u64),
+    /// The target's size in bytes.
+    pub len: u64,
+    /// Where the target lies beneath a root; `None` when it resolves outside every root.
+    pub inside: Option<Location>,
+}
+
+/// Looks through the symlink at `path` (absolute): its target, or `None` when that cannot be
+/// reached (a dangling link, a loop of links).
+pub(crate) fn look_through(roots: &Roots, path: &Path) -> Option<LinkTarget> {
+    let Ok(Resolution::Exists(canonical)) = resolve(path) else {
+        return None;
+    };
+    let meta = std::fs::metadata(&canonical).ok()?;
+    Some(LinkTarget {
+        kind: EntryType::of(FileType::from_raw_mode(meta.mode())),
+        identity: (meta.dev(), meta.ino()),
+        len: meta.len(),
+        inside: roots.locate(&canonical),
+    })
+}
+
+/// What becomes of an entry that the walk's own filters kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Yield it as this type: a file, a directory, or a symlink that is not followed.
+    Keep(EntryType),
+    /// A followed link whose target resolves outside every root: refused.
+    Outside,
+    /// A FIFO, socket or device, or a followed link to one: skipped.
+    Special,
+}
+
+/// Decides on an entry listed as `listed`, given its link's target when it is a followed
+/// link. Outside is checked first, so a link to a device outside counts as outside.
+pub(crate) fn decide(listed: EntryType, followed: Option<&LinkTarget>) -> Decision {
+    let kind = match followed {
+        Some(LinkTarget { inside: None, .. }) => return Decision::Outside,
+        Some(target) => target.kind,
+        None => listed,
+    };
+    match kind {
+        EntryType::Special => Decision::Special,
+        kind => Decision::Keep(kind),
+    }
+}

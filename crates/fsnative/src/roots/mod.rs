@@ -1,0 +1,16 @@
+//! The roots layer, the lowest: the canonical roots and everything that decides what lies
+//! inside them. Paths are validated and resolved symlink by symlink ([`Roots`]); files and
+//! directories are opened beneath a root's handle ([`RootDirs`]); and each symlink a walk
+//! lists is looked through once and followed, refused or skipped ([`look_through`],
+//! [`decide`]). It imports nothing above it.
+
+mod beneath;
+mod links;
+mod resolve;
+mod validate;
+
+pub(crate) use beneath::{open_regular_at, RootDirs};
+pub(crate) use links::{decide, look_through, Decision, EntryType, LinkTarget};
+pub use resolve::MAX_SYMLINK_HOPS;
+pub use validate::Intent;
+pub(crate) use validate::{Location, Roots};
