@@ -1,0 +1,148 @@
+//! Scheduling a search: the calling thread walks the targets in result order (or collects and
+//! sorts them by mtime), numbers each candidate file and searches it inline; past a short
+//! budget it hands files to [`Workers`] instead and goes on walking.
+
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use super::cursor::{Position, SortKey};
+use super::job::{Done, Job, JobSearch};
+use super::page::Page;
+use super::workers::Workers;
+use crate::request::SortOrder;
+use crate::roots::Location;
+use crate::walk::{self, Target, WalkOptions, WalkedKind, Walker};
+
+/// The most threads one grep searches with, whatever `threads` asks for (the answer does not
+/// depend on the thread count; an absurd request must not exhaust memory or threads).
+pub const MAX_THREADS: usize = 256;
+
+/// How long a search runs on the calling thread before it starts workers. Most searches an
+/// agent makes end well within it, and starting threads would cost more than they save.
+const INLINE_BUDGET: Duration = Duration::from_millis(1);
+
+/// One search: what to walk, and how to search what the walk finds.
+pub(super) struct Pipeline<'a> {
+    pub search: JobSearch<'a>,
+    pub targets: &'a [Target],
+    /// The walk options of each target.
+    pub walk_options: &'a [WalkOptions],
+    pub resume: Option<&'a Position>,
+}
+
+impl<'a> Pipeline<'a> {
+    /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
+    /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
+    /// `threads` workers.
+    pub fn run(&self, started: Instant) -> Page<'a> {
+        let search = &self.search;
+        let threads = search
+            .request
+            .threads
+            .filter(|&n| n > 0)
+            .unwrap_or_else(crate::control::default_threads)
+            .min(MAX_THREADS);
+        let mut page = Page::new(search.request, search.dirs.roots(), self.resume);
+        page.truncated = search.control.interruption();
+        if page.is_done() {
+            return page;
+        }
+        std::thread::scope(|scope| {
+            let mut searcher = search.searcher();
+            let mut workers: Option<Workers> = None;
+            // Starting workers is tried once (it fails only when no thread can be started).
+            let mut may_start = threads > 1;
+            self.produce(|job| match &mut workers {
+                Some(workers) => workers.hand_out(job, &mut page),
+                None => {
+                    let next = job.seq + 1;
+                    let outcome = search.search(&mut searcher, &job);
+                    if page.accept(Done { job, outcome }) {
+                        return false;
+                    }
+                    page.truncated = search.control.interruption();
+                    if may_start && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
+                        may_start = false;
+                        workers = Workers::start(search, scope, threads, next);
+                    }
+                    !page.is_done()
+                }
+            });
+            if let Some(workers) = workers {
+                workers.finish(&mut page);
+            }
+            search.stop.store(true, Ordering::Relaxed);
+        });
+        page
+    }
+
+    /// Walks the targets in result order and hands `emit` one job per candidate file (those
+    /// wholly before the cursor left out), until it returns false.
+    fn produce(&self, mut emit: impl FnMut(Job) -> bool) {
+        let mut seq = 0u64;
+        let mut send = |key: SortKey, root: usize, at: Option<Location>| -> bool {
+            if self.search.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let skip = match self.resume.map(|p| p.skip_for(&key)) {
+                Some(None) => return true,
+                Some(Some(skip)) => skip,
+                None => 0,
+            };
+            let job = Job { seq, key, root, at, skip };
+            seq += 1;
+            emit(job)
+        };
+        match self.search.request.sort {
+            SortOrder::Mtime => {
+                let mut all = Vec::new();
+                self.walk_files(|key, root, at| {
+                    all.push((key, root, at));
+                    true
+                });
+                for (key, _, _) in &mut all {
+                    key.rank = -walk::modified_ns(&key.path);
+                    key.target = 0;
+                }
+                all.sort_by(|a, b| a.0.cmp(&b.0));
+                for (key, root, at) in all {
+                    if !send(key, root, at) {
+                        break;
+                    }
+                }
+            }
+            SortOrder::Path | SortOrder::None => {
+                self.walk_files(&mut send);
+            }
+        }
+    }
+
+    /// Visits candidate files in path order, with the root each was found in and where it
+    /// really lies when that differs; stops when `visit` returns false.
+    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize, Option<Location>) -> bool) {
+        let search = &self.search;
+        for (index, target) in self.targets.iter().enumerate() {
+            if !target.is_dir {
+                let key = SortKey { rank: 0, target: index, path: target.path.clone() };
+                if !visit(key, target.root, None) {
+                    return;
+                }
+                continue;
+            }
+            let walker = Walker::new(search.dirs, &self.walk_options[index], search.skipped, search.control);
+            let mut going = true;
+            walker.run(target, |walked| {
+                going = !search.stop.load(Ordering::Relaxed) && search.control.interruption().is_none();
+                // Without follow_links a symlink arrives as itself and is not searched.
+                if going && walked.kind == WalkedKind::File {
+                    let key = SortKey { rank: 0, target: index, path: walked.path };
+                    going = visit(key, target.root, walked.at);
+                }
+                going
+            });
+            if !going {
+                return;
+            }
+        }
+    }
+}
