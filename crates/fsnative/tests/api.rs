@@ -1,9 +1,11 @@
 //! Behaviour that data vectors cannot express: cancellation from another thread, sharing a
 //! sandbox across threads, and order stability of the parallel pipeline on a larger tree.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Mutex};
 
-use fsnative::{CancelToken, GlobRequest, GrepRequest, OutputMode, Sandbox, Truncation};
+use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepResult, OutputMode, Sandbox, Truncation};
 
 /// A tree of `dirs` × `files` files, each with a few matching lines.
 fn make_tree(dir: &Path, dirs: usize, files: usize) {
@@ -39,29 +41,85 @@ fn a_cancelled_token_stops_grep_and_glob_with_a_cursor() {
     assert_eq!(listed.truncated, Some(Truncation::Cancelled));
 }
 
+/// What the search thread tells the cancelling thread.
+enum Event {
+    /// The search is at its pausing check, held there until the token is cancelled.
+    Running,
+    /// The search returned (or panicked) without pausing.
+    Finished,
+}
+
+/// Sends [`Event::Finished`] when dropped, also while a panic unwinds.
+struct SayFinished(mpsc::Sender<Event>);
+
+impl Drop for SayFinished {
+    fn drop(&mut self) {
+        let _ = self.0.send(Event::Finished);
+    }
+}
+
+/// Runs `search` on another thread with a token that holds it at its `pause_at`-th check
+/// until this thread has cancelled the token. The search is then known to be running, with
+/// work left, and it has seen nothing of the cancel yet: only noticing the token at a later
+/// check can stop it. A search that ignored the token would run to its end and return
+/// complete results; one that never got that far returns without pausing. Neither can hang.
+fn cancel_while_running<T: Send>(pause_at: usize, search: impl FnOnce(&CancelToken) -> T + Send) -> T {
+    let (events, event) = mpsc::channel::<Event>();
+    let (resume, resumed) = mpsc::channel::<()>();
+    let (paused, resumed) = (events.clone(), Mutex::new(resumed));
+    let checks = AtomicUsize::new(0);
+    let token = CancelToken::polling(move || {
+        if checks.fetch_add(1, Ordering::SeqCst) + 1 == pause_at {
+            let _ = paused.send(Event::Running);
+            let _ = resumed.lock().unwrap().recv();
+        }
+        false
+    });
+    std::thread::scope(|scope| {
+        let token = &token;
+        let searching = scope.spawn(move || {
+            let _finished = SayFinished(events);
+            search(token)
+        });
+        if let Ok(Event::Running) = event.recv() {
+            token.cancel();
+            resume.send(()).unwrap();
+        }
+        searching.join().unwrap()
+    })
+}
+
+/// The (path, line) of every match of a result.
+fn lines(result: &GrepResult) -> Vec<(PathBuf, u64)> {
+    result.files.iter().flat_map(|f| f.matches.iter().map(|m| (f.path.clone(), m.line_number))).collect()
+}
+
 #[test]
 fn cancelling_from_another_thread_ends_a_running_search() {
     let dir = tempfile::tempdir().unwrap();
     make_tree(dir.path(), 40, 50);
     let sandbox = Sandbox::new([dir.path()]).unwrap();
-    let token = CancelToken::new();
-    let request = GrepRequest { limit: None, threads: Some(1), ..GrepRequest::new("needle") };
-    let full = sandbox.grep(&request).unwrap();
-    assert_eq!(full.total_matches, 40 * 50 * 20);
-    let cancelled = std::thread::scope(|scope| {
-        let search = scope.spawn(|| sandbox.grep_cancellable(&request, &token));
-        token.cancel();
-        search.join().unwrap().unwrap()
-    });
-    // Either the search saw the cancel, or it finished first; a cut result must resume exactly.
-    if let Some(reason) = cancelled.truncated {
-        assert_eq!(reason, Truncation::Cancelled);
-        let rest =
-            sandbox.grep(&GrepRequest { cursor: cancelled.next_cursor.clone(), ..request.clone() }).unwrap();
-        assert_eq!(cancelled.total_matches + rest.total_matches, full.total_matches);
-    } else {
-        assert_eq!(cancelled.total_matches, full.total_matches);
+    for threads in [1, 4] {
+        let request = GrepRequest { limit: None, threads: Some(threads), ..GrepRequest::new("needle") };
+        let full = sandbox.grep(&request).unwrap();
+        assert_eq!(full.total_matches, 40 * 50 * 20);
+        // Every match is a check, so the 2000th comes about a hundred files in, of 2000.
+        let cancelled =
+            cancel_while_running(2000, |token| sandbox.grep_cancellable(&request, token).unwrap());
+        assert_eq!(cancelled.truncated, Some(Truncation::Cancelled), "threads: {threads}");
+        assert!(cancelled.total_matches < full.total_matches);
+        // The cut page resumes exactly where it stopped.
+        let rest = GrepRequest { cursor: cancelled.next_cursor.clone(), ..request.clone() };
+        let rest = sandbox.grep(&rest).unwrap();
+        assert_eq!([lines(&cancelled), lines(&rest)].concat(), lines(&full), "threads: {threads}");
     }
+    let request = GlobRequest { limit: None, ..GlobRequest::new("**") };
+    let full = sandbox.glob(&request).unwrap();
+    assert_eq!(full.total, 40 * 50);
+    // Each directory listed is a check: the 10th comes with 30 of 41 directories left.
+    let cancelled = cancel_while_running(10, |token| sandbox.glob_cancellable(&request, token).unwrap());
+    assert_eq!(cancelled.truncated, Some(Truncation::Cancelled));
+    assert!(cancelled.total < full.total);
 }
 
 #[test]
