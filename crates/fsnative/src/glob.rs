@@ -158,9 +158,9 @@ fn entry_is_dir(roots: &Roots, entry: &Walked, skipped: &SkipCounters) -> Option
         WalkedKind::Dir => return Some(true),
         WalkedKind::Symlink => {}
     }
-    let target = look_through(roots, &entry.path);
+    let followed = look_through(roots, &entry.path);
     let decision =
-        target.as_ref().map_or(Decision::Outside, |target| decide(EntryType::Symlink, Some(target)));
+        followed.as_ref().map_or(Decision::Outside, |followed| decide(EntryType::Symlink, Some(followed)));
     match decision {
         Decision::Keep(kind) => Some(kind == EntryType::Dir),
         Decision::Outside => {

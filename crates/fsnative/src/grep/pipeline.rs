@@ -73,6 +73,10 @@ impl<'a> Pipeline<'a> {
             }
             search.stop.store(true, Ordering::Relaxed);
         });
+        // The walk stops quietly when the deadline passes or the search is cancelled, so a
+        // page that ran out of files then may be missing some: say so (at worst a whole page
+        // is flagged and its cursor finds nothing more).
+        page.truncated = page.truncated.or_else(|| search.control.interruption());
         page
     }
 

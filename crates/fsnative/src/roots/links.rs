@@ -8,7 +8,7 @@ use std::path::Path;
 
 use rustix::fs::FileType;
 
-use super::resolve::{resolve, Resolution};
+use super::resolve::Resolution;
 use super::validate::{Location, Roots};
 
 /// The type of a listed entry, as the listing says (a symlink is not followed).
@@ -33,7 +33,16 @@ impl EntryType {
     }
 }
 
-/// What a symlink leads to, found by looking through it once.
+/// Where a followed symlink leads, found by looking through it once.
+#[derive(Clone, Debug)]
+pub(crate) enum Followed {
+    /// To an entry inside the sandbox.
+    Inside(LinkTarget),
+    /// Out of every root (or nowhere, out there): refused.
+    Outside,
+}
+
+/// The entry inside the sandbox that a symlink leads to.
 #[derive(Clone, Debug)]
 pub(crate) struct LinkTarget {
     /// The target's type: never [`EntryType::Symlink`].
@@ -42,23 +51,29 @@ pub(crate) struct LinkTarget {
     pub identity: (u64, u64),
     /// The target's size in bytes.
     pub len: u64,
-    /// Where the target lies beneath a root; `None` when it resolves outside every root.
-    pub inside: Option<Location>,
+    /// Where the target lies beneath a root.
+    pub at: Location,
 }
 
-/// Looks through the symlink at `path` (absolute): its target, or `None` when that cannot be
-/// reached (a dangling link, a loop of links).
-pub(crate) fn look_through(roots: &Roots, path: &Path) -> Option<LinkTarget> {
-    let Ok(Resolution::Exists(canonical)) = resolve(path) else {
-        return None;
+/// Looks through the symlink at `path` (absolute); `None` when its target inside cannot be
+/// reached (a dangling link, a loop of links). A link that leads out is [`Followed::Outside`]
+/// whether or not its target exists, and nothing outside is ever stat'ed.
+pub(crate) fn look_through(roots: &Roots, path: &Path) -> Option<Followed> {
+    let canonical = match roots.resolve(path) {
+        Ok(Resolution::Exists(canonical)) => canonical,
+        Ok(Resolution::Fenced) => return Some(Followed::Outside),
+        Ok(Resolution::Missing { .. }) | Err(_) => return None,
+    };
+    let Some(at) = roots.locate(&canonical) else {
+        return Some(Followed::Outside);
     };
     let meta = std::fs::metadata(&canonical).ok()?;
-    Some(LinkTarget {
+    Some(Followed::Inside(LinkTarget {
         kind: EntryType::of(FileType::from_raw_mode(meta.mode())),
         identity: (meta.dev(), meta.ino()),
         len: meta.len(),
-        inside: roots.locate(&canonical),
-    })
+        at,
+    }))
 }
 
 /// What becomes of an entry that the walk's own filters kept.
@@ -72,12 +87,12 @@ pub(crate) enum Decision {
     Special,
 }
 
-/// Decides on an entry listed as `listed`, given its link's target when it is a followed
-/// link. Outside is checked first, so a link to a device outside counts as outside.
-pub(crate) fn decide(listed: EntryType, followed: Option<&LinkTarget>) -> Decision {
+/// Decides on an entry listed as `listed`, given where it leads when it is a followed link.
+/// Outside is checked first, so a link to a device outside counts as outside.
+pub(crate) fn decide(listed: EntryType, followed: Option<&Followed>) -> Decision {
     let kind = match followed {
-        Some(LinkTarget { inside: None, .. }) => return Decision::Outside,
-        Some(target) => target.kind,
+        Some(Followed::Outside) => return Decision::Outside,
+        Some(Followed::Inside(target)) => target.kind,
         None => listed,
     };
     match kind {

@@ -10,7 +10,7 @@ mod resolve;
 mod validate;
 
 pub(crate) use beneath::{open_regular_at, RootDirs};
-pub(crate) use links::{decide, look_through, Decision, EntryType, LinkTarget};
+pub(crate) use links::{decide, look_through, Decision, EntryType, Followed, LinkTarget};
 pub use resolve::MAX_SYMLINK_HOPS;
 pub use validate::Intent;
 pub(crate) use validate::{Location, Roots};

@@ -18,6 +18,9 @@ pub(crate) enum Resolution {
     /// A component does not exist: the canonical path of the deepest existing ancestor and
     /// the components that remain after it (the missing one first).
     Missing { existing: PathBuf, rest: Vec<OsString> },
+    /// The resolution failed at an entry outside the fence (missing, not a directory, a loop,
+    /// no access): what failed there is not said, so an answer never tells what exists outside.
+    Fenced,
 }
 
 /// Rejects NUL bytes, which no system call can carry.
@@ -46,8 +49,10 @@ pub(crate) fn lexical_join(base: &Path, rest: &[OsString]) -> PathBuf {
 
 /// Resolves an absolute path component by component, following symlinks like the kernel
 /// does, with at most [`MAX_SYMLINK_HOPS`] hops. Only "does not exist" stops short with
-/// [`Resolution::Missing`]; every other failure is an error.
-pub(crate) fn resolve(path: &Path) -> Result<Resolution> {
+/// [`Resolution::Missing`]; every other failure is an error. Entries outside `fence` are only
+/// passed through (a symlink there may lead back inside); any failure at one of them ends the
+/// resolution as [`Resolution::Fenced`].
+pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Resolution> {
     debug_assert!(path.is_absolute());
     let mut pending: VecDeque<OsString> = VecDeque::new();
     push_front_components(&mut pending, path);
@@ -62,11 +67,13 @@ pub(crate) fn resolve(path: &Path) -> Result<Resolution> {
             }
             _ => {
                 let candidate = resolved.join(&name);
+                let fenced = !fence(&candidate);
+                let failed = |error: Error| if fenced { Ok(Resolution::Fenced) } else { Err(error) };
                 match std::fs::symlink_metadata(&candidate) {
                     Ok(meta) if meta.file_type().is_symlink() => {
                         hops += 1;
                         if hops > MAX_SYMLINK_HOPS {
-                            return Err(Error::new(
+                            return failed(Error::new(
                                 ErrorCode::SymlinkLoop,
                                 format!(
                                     "{}: more than {MAX_SYMLINK_HOPS} symlinks (a loop?)",
@@ -79,24 +86,24 @@ pub(crate) fn resolve(path: &Path) -> Result<Resolution> {
                             // Swapped for something else since lstat: look at it again (each
                             // retry counts as a hop, so a flipping entry cannot loop forever).
                             Err(err) if err.raw_os_error() == Some(libc::EINVAL) => pending.push_front(name),
-                            Err(err) => return Err(Error::from_io(&err, &candidate)),
+                            Err(err) => return failed(Error::from_io(&err, &candidate)),
                         }
                     }
                     Ok(meta) => {
                         if !meta.is_dir() && !pending.is_empty() {
-                            return Err(Error::new(
+                            return failed(Error::new(
                                 ErrorCode::NotADirectory,
                                 format!("{}: {} is not a directory", path.display(), candidate.display()),
                             ));
                         }
                         resolved = candidate;
                     }
-                    Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                    Err(err) if err.kind() == io::ErrorKind::NotFound && !fenced => {
                         let mut rest = vec![name];
                         rest.extend(pending);
                         return Ok(Resolution::Missing { existing: resolved, rest });
                     }
-                    Err(err) => return Err(Error::from_io(&err, path)),
+                    Err(err) => return failed(Error::from_io(&err, path)),
                 }
             }
         }

@@ -53,9 +53,9 @@ impl Roots {
             } else {
                 std::env::current_dir().map_err(|e| Error::from_io(&e, root))?.join(root)
             };
-            let resolved = match resolve(&absolute) {
+            let resolved = match resolve(&absolute, &|_| true) {
                 Ok(Resolution::Exists(path)) => path,
-                Ok(Resolution::Missing { .. }) => {
+                Ok(Resolution::Missing { .. } | Resolution::Fenced) => {
                     return Err(Error::new(
                         ErrorCode::NotFound,
                         format!("sandbox root {} does not exist", root.display()),
@@ -86,10 +86,12 @@ impl Roots {
     }
 
     /// Checks that `path` lies inside a root and returns its canonical absolute form (the
-    /// rules are those of `Sandbox::validate`).
+    /// rules are those of `Sandbox::validate`). Every path that does not resolve to a place
+    /// inside gets the same error, whatever exists (or fails) outside.
     pub fn validate(&self, path: &Path, intent: Intent) -> Result<PathBuf> {
         let absolute = self.absolutize(path)?;
-        match resolve(&absolute)? {
+        match self.resolve(&absolute)? {
+            Resolution::Fenced => Err(self.outside(path)),
             Resolution::Exists(canonical) => {
                 self.require_inside(&canonical, path)?;
                 Ok(canonical)
@@ -117,6 +119,14 @@ impl Roots {
             .filter(|(_, root)| canonical.starts_with(root))
             .max_by_key(|(_, root)| root.as_os_str().len())
             .map(|(i, _)| i)
+    }
+
+    /// Resolves `absolute` (see [`resolve`]), fenced by the roots and the directories on the
+    /// way down to them.
+    pub fn resolve(&self, absolute: &Path) -> Result<Resolution> {
+        resolve(absolute, &|candidate| {
+            self.contains(candidate) || self.paths.iter().any(|root| root.starts_with(candidate))
+        })
     }
 
     /// True when `canonical` (already resolved) lies inside a root.
@@ -167,15 +177,20 @@ impl Roots {
         if self.contains(canonical) {
             return Ok(());
         }
+        Err(self.outside(requested))
+    }
+
+    /// The error for a `requested` path that lies outside every root.
+    fn outside(&self, requested: &Path) -> Error {
         let allowed: Vec<String> = self.paths.iter().map(|r| r.display().to_string()).collect();
-        Err(Error::new(
+        Error::new(
             ErrorCode::OutsideSandbox,
             format!(
                 "access denied: {} is outside the allowed directories ({})",
                 requested.display(),
                 allowed.join(", ")
             ),
-        ))
+        )
     }
 }
 

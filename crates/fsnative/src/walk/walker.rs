@@ -16,7 +16,7 @@ use super::ignore_files::{ancestor_ignores, IgnoreLevel};
 use super::queue::ListQueue;
 use super::scope::{Target, WalkOptions};
 use crate::control::Control;
-use crate::roots::{decide, look_through, Decision, EntryType, LinkTarget, Location, RootDirs};
+use crate::roots::{decide, look_through, Decision, EntryType, Followed, LinkTarget, Location, RootDirs};
 
 /// A directory identity, linked to those of the directories above it (link loop detection).
 struct Ancestor {
@@ -178,7 +178,7 @@ impl<'a> Walker<'a> {
                 continue;
             };
             let at = match &link {
-                Some(target) => target.inside.clone(),
+                Some(target) => Some(target.at.clone()),
                 None => {
                     dir.at.as_ref().map(|at| Location { root: at.root, relative: at.relative.join(name) })
                 }
@@ -212,18 +212,23 @@ impl<'a> Walker<'a> {
         ignores: Option<&IgnoreLevel>,
         dir: &DirNode,
     ) -> Option<(WalkedKind, Option<LinkTarget>)> {
-        let link = if listed == EntryType::Symlink && self.options.follow_links {
-            let Some(target) = look_through(self.dirs.roots(), path) else {
+        let followed = if listed == EntryType::Symlink && self.options.follow_links {
+            let Some(followed) = look_through(self.dirs.roots(), path) else {
                 // A dangling link, or one that loops on itself.
                 SkipCounters::add(&self.skipped.errors);
                 return None;
             };
-            Some(target)
+            Some(followed)
         } else {
             None
         };
-        let is_dir = link.as_ref().map_or(listed, |target| target.kind) == EntryType::Dir;
-        if let (Some(target), true) = (&link, is_dir) {
+        let target = match &followed {
+            Some(Followed::Inside(target)) => Some(target),
+            _ => None,
+        };
+        // A link out counts as no directory: nothing outside is looked at to tell.
+        let is_dir = target.map_or(listed, |target| target.kind) == EntryType::Dir;
+        if let (Some(target), true) = (target, is_dir) {
             if dir.has_ancestor(target.identity) {
                 SkipCounters::add(&self.skipped.errors);
                 return None;
@@ -233,18 +238,22 @@ impl<'a> Walker<'a> {
             return None;
         }
         if let (Some(max), false) = (self.options.max_filesize, is_dir) {
-            let size = match &link {
-                Some(target) => Ok(target.len),
-                None => statat(handle, name, AtFlags::SYMLINK_NOFOLLOW).map(|stat| stat.st_size as u64),
+            let size = match (&followed, target) {
+                (_, Some(target)) => Some(target.len),
+                // A link out is refused below, whatever its size.
+                (Some(_), None) => None,
+                (None, None) => {
+                    statat(handle, name, AtFlags::SYMLINK_NOFOLLOW).ok().map(|stat| stat.st_size as u64)
+                }
             };
-            if size.is_ok_and(|size| size > max) {
+            if size.is_some_and(|size| size > max) {
                 return None;
             }
         }
         if name == ".git" {
             return None;
         }
-        let kind = match decide(listed, link.as_ref()) {
+        let kind = match decide(listed, followed.as_ref()) {
             Decision::Keep(EntryType::Dir) => WalkedKind::Dir,
             Decision::Keep(EntryType::File) => WalkedKind::File,
             Decision::Keep(EntryType::Symlink) => WalkedKind::Symlink,
@@ -256,6 +265,10 @@ impl<'a> Walker<'a> {
                 SkipCounters::add(&self.skipped.special);
                 return None;
             }
+        };
+        let link = match followed {
+            Some(Followed::Inside(target)) => Some(target),
+            _ => None,
         };
         Some((kind, link))
     }
