@@ -1,7 +1,8 @@
 'use strict';
 // fsnative/fsmcp: fsMCP's `fs_grep` and `fs_glob` tools on the fsnative core, for fsMCP's tool
-// registry. Same names, input schemas, annotations and result texts; no `rg` process and no
-// node-glob walk. The core searches; this module maps arguments and formats results.
+// registry. Same names, input schemas, annotations and result texts, and fsMCP's time budget
+// (`FSMCP_GREP_TIMEOUT_MS`, 30 s) as the core's deadline; no `rg` process and no node-glob walk.
+// The core searches; this module maps arguments and formats results.
 
 const fs = require('node:fs');
 const path = require('node:path');
@@ -15,6 +16,9 @@ const GREP_TOTAL_CAP = 10_000;
 
 /** Most paths one `fs_glob` call lists; a "showing" line then gives the total. */
 const GLOB_RESULT_CAP = 1000;
+
+/** fsMCP's time budget of one search, in milliseconds, unless `FSMCP_GREP_TIMEOUT_MS` sets another. */
+const DEFAULT_BUDGET_MS = 30_000;
 
 const NO_MATCHES = 'No matches found.';
 const NO_ALLOWED_DIRS = 'no allowed directories are configured; every path is refused';
@@ -76,7 +80,8 @@ function registerGlob(registry) {
 
 /**
  * The `fs_grep` handler: searches `ctx.allowedDirs` and returns ripgrep's standard output for
- * the argv fsMCP would build (`-l`, `-c` or `-n [-C N]`, `--glob`, `--type`, `--max-count`).
+ * the argv fsMCP would build (`-l`, `-c` or `-n [-C N]`, `--glob`, `--type`, `--max-count`),
+ * or fsMCP's time-out error when the search outlasts its budget.
  */
 function fsGrep(args, ctx) {
   const pattern = requiredString(args, 'pattern');
@@ -98,6 +103,7 @@ function fsGrep(args, ctx) {
     context: mode === 'content' && Number.isInteger(args.context) ? args.context : undefined,
     maxCountPerFile: args.head_limit ? args.head_limit : undefined,
     limit: GREP_TOTAL_CAP,
+    timeoutMs: searchBudgetMs(),
   };
   let page;
   try {
@@ -105,21 +111,21 @@ function fsGrep(args, ctx) {
   } catch (err) {
     return failure(err, scope.path, (message) => `grep error: ${message}`);
   }
+  if (page.truncated === 'timeout') {
+    const advice = 'Search a smaller directory or one file, add a glob or type filter, or use a more specific pattern.';
+    return timeoutResult('grep', options.timeoutMs, advice);
+  }
   const trimmed = page.text.trimEnd();
   if (trimmed === '') return textResult(NO_MATCHES);
-  return textResult(page.truncated === null ? trimmed : `${trimmed}\n\n${truncationNote(page.truncated)}`);
-}
-
-/** The line that says a grep's output stopped early, and why. */
-function truncationNote(reason) {
-  return reason === 'limit'
-    ? `(output cut at ${GREP_TOTAL_CAP} results; narrow the pattern, path or glob to see the rest)`
-    : `(output cut short: the search was ${reason === 'timeout' ? 'timed out' : 'cancelled'})`;
+  // A sync call cannot be cancelled, so any other cut is the cap.
+  if (page.truncated === null) return textResult(trimmed);
+  return textResult(`${trimmed}\n\n(output cut at ${GREP_TOTAL_CAP} results; narrow the pattern, path or glob to see the rest)`);
 }
 
 /**
  * The `fs_glob` handler: lists the files under `path` (or every allowed dir) that match
- * `pattern`, dotfiles excluded and .gitignore not applied, newest first, at most 1000.
+ * `pattern`, dotfiles excluded and .gitignore not applied, newest first, at most 1000; a walk
+ * that outlasts the time budget answers an error worded like fs_grep's.
  */
 function fsGlob(args, ctx) {
   const pattern = requiredString(args, 'pattern');
@@ -127,6 +133,7 @@ function fsGlob(args, ctx) {
   const scope = searchScope(args, ctx);
   if (isResult(scope)) return scope;
 
+  const budgetMs = searchBudgetMs();
   let listed;
   try {
     listed = scope.sandbox.globSync({
@@ -137,15 +144,28 @@ function fsGlob(args, ctx) {
       kind: 'files',
       sort: 'mtime',
       limit: GLOB_RESULT_CAP,
+      timeoutMs: budgetMs,
     });
   } catch (err) {
     if (err instanceof FsnativeError && err.code === 'NOT_A_DIRECTORY') return textResult('');
     if (err instanceof FsnativeError && err.code === 'NOT_FOUND') return errorResult(`directory not found: ${scope.path}`);
     return failure(err, scope.path, (message) => `glob error: ${message}`);
   }
+  if (listed.truncated === 'timeout') {
+    return timeoutResult('glob', budgetMs, 'Search a smaller directory: give a path deeper inside the tree.');
+  }
   const paths = listed.entries.map((entry) => displayPath(entry.path)).join('\n');
   const showing = listed.total > listed.entries.length ? `\n\n(showing ${listed.entries.length} of ${listed.total} matches)` : '';
   return textResult(paths + showing);
+}
+
+/**
+ * The time budget of one search: `FSMCP_GREP_TIMEOUT_MS` (read on every call) when it is a
+ * positive whole number of milliseconds in decimal digits, else {@link DEFAULT_BUDGET_MS}.
+ */
+function searchBudgetMs() {
+  const configured = process.env.FSMCP_GREP_TIMEOUT_MS ?? '';
+  return /^[1-9][0-9]*$/.test(configured) && Number.isSafeInteger(Number(configured)) ? Number(configured) : DEFAULT_BUDGET_MS;
 }
 
 /**
@@ -216,6 +236,14 @@ function nonEmpty(value) {
 /** A path from the core as Node's `fs` would name it (non-UTF-8 bytes decoded lossily). */
 function displayPath(corePath) {
   return typeof corePath === 'string' ? corePath : Buffer.from(corePath.bytes, 'base64').toString('utf8');
+}
+
+/**
+ * The answer of a search that ran out of time: an error naming the budget, never what was found
+ * by then (a partial list would pose as the whole answer).
+ */
+function timeoutResult(search, budgetMs, advice) {
+  return errorResult(`${search} timed out after ${budgetMs}ms and was stopped. ${advice}`);
 }
 
 function isResult(value) {

@@ -1,31 +1,26 @@
-// Type-checked by `npm test` (tsc -p test/fsmcp): fsnative/fsmcp used from TypeScript with a
-// registry typed like fsMCP's.
+// Type-checked by `npm test` (tsc -p test/fsmcp, strict): fsnative/fsmcp against fsMCP's own
+// types, as the fsMCP-shaped project in test/fsmcp-project declares them. fsMCP's registry is
+// taken by registerGrep/registerGlob as it is, and every export fits fsMCP's types.
 
-import { fsGlob, fsGrep, GREP_TOOL, registerGlob, registerGrep } from 'fsnative/fsmcp';
-import type { ToolContext, ToolDefinition, ToolHandler, ToolRegistry, ToolResult } from 'fsnative/fsmcp';
+import { fsGlob, fsGrep, GLOB_TOOL, GREP_TOOL, registerGlob, registerGrep } from 'fsnative/fsmcp';
+import type { GrepArgs, ToolContext, ToolResult } from 'fsnative/fsmcp';
+import { ToolRegistry } from '../fsmcp-project/src/registry';
+import type { MCPCallResult, MCPTool, ToolContext as FsmcpToolContext, ToolHandler } from '../fsmcp-project/src/types';
 
-class MapRegistry implements ToolRegistry {
-  readonly tools = new Map<string, { tool: ToolDefinition; handler: ToolHandler }>();
-
-  register(tool: ToolDefinition, handler: ToolHandler): void {
-    this.tools.set(tool.name, { tool, handler });
-  }
-
-  call(name: string, args: Record<string, unknown>, ctx: ToolContext): ToolResult {
-    const registered = this.tools.get(name);
-    if (!registered) return { content: [{ type: 'text', text: `unknown tool: ${name}` }], isError: true };
-    return registered.handler(args, ctx);
-  }
-}
-
-const registry = new MapRegistry();
+const registry = new ToolRegistry();
 registerGrep(registry);
 registerGlob(registry);
 
-const ctx: ToolContext = { allowedDirs: ['/srv/project'] };
-const files: ToolResult = fsGrep({ pattern: 'TODO', output_mode: 'count', head_limit: 5 }, ctx);
-const listed: ToolResult = fsGlob({ pattern: '**/*.ts', path: '/srv/project/src' }, ctx);
-const byName: ToolResult = registry.call(GREP_TOOL.name, { pattern: 'TODO' }, ctx);
-const texts: string[] = [files, listed, byName].map((result) => result.content[0].text);
+const tools: MCPTool[] = [GREP_TOOL, GLOB_TOOL];
+const handlers: ToolHandler[] = [fsGrep, fsGlob];
+
+const fsmcpContext: FsmcpToolContext = { allowedDirs: ['/srv/project'] };
+const context: ToolContext = fsmcpContext;
+const byName: MCPCallResult = registry.call(GREP_TOOL.name, { pattern: 'TODO' }, fsmcpContext);
+
+const args: GrepArgs = { pattern: 'TODO', output_mode: 'count', head_limit: 5 };
+const counted: ToolResult = fsGrep(args, context);
+const listed: ToolResult = fsGlob({ pattern: '**/*.ts', path: '/srv/project/src' }, context);
+const texts: string[] = [counted, listed, byName].map((result) => result.content[0].text);
 const failed: boolean = byName.isError === true;
-export { texts, failed };
+export { tools, handlers, texts, failed };
