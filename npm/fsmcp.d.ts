@@ -25,7 +25,7 @@ export type ToolDefinition = {
   name: string;
   description: string;
   inputSchema: InputSchema;
-  annotations: { readOnlyHint: boolean; openWorldHint?: boolean };
+  annotations: { readOnlyHint: boolean };
   category: string;
 };
 

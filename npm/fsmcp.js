@@ -47,7 +47,7 @@ const GREP_TOOL = {
     },
     required: ['pattern'],
   },
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true },
   category: 'File System',
 };
 

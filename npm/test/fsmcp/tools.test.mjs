@@ -51,7 +51,7 @@ test('registerGrep and registerGlob register fsMCP\'s tool definitions and handl
   const [grep, glob] = registered;
   assert.equal(grep.handler, fsGrep);
   assert.equal(glob.handler, fsGlob);
-  assert.deepEqual(grep.tool.annotations, { readOnlyHint: true, openWorldHint: false });
+  assert.deepEqual(grep.tool.annotations, { readOnlyHint: true });
   assert.deepEqual(glob.tool.annotations, { readOnlyHint: true });
   assert.equal(grep.tool.category, 'File System');
   assert.equal(glob.tool.category, 'File System');
