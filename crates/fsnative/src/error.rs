@@ -27,8 +27,12 @@ pub enum ErrorCode {
     InvalidGlob,
     /// A pagination cursor is malformed or belongs to another request.
     InvalidCursor,
-    /// An option has a value that cannot be used (unknown file type, bad number, …).
+    /// An argument has a value that cannot be used (no pattern, an unknown file type, …).
     InvalidArgument,
+    /// An option is unknown, or its value has the wrong type or is out of range; the message
+    /// names the option and says what it accepts, and [`Error::option`] names it (see
+    /// [`options`](crate::options)).
+    InvalidOption,
     /// Any other I/O failure.
     Io,
     /// An internal failure (a panic caught at a boundary). Always a bug.
@@ -50,6 +54,7 @@ impl ErrorCode {
             ErrorCode::InvalidGlob => "INVALID_GLOB",
             ErrorCode::InvalidCursor => "INVALID_CURSOR",
             ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::InvalidOption => "INVALID_OPTION",
             ErrorCode::Io => "IO",
             ErrorCode::Internal => "INTERNAL",
         }
@@ -68,6 +73,7 @@ impl ErrorCode {
         ErrorCode::InvalidGlob,
         ErrorCode::InvalidCursor,
         ErrorCode::InvalidArgument,
+        ErrorCode::InvalidOption,
         ErrorCode::Io,
         ErrorCode::Internal,
     ];
@@ -84,6 +90,7 @@ impl fmt::Display for ErrorCode {
 pub struct Error {
     code: ErrorCode,
     message: String,
+    option: Option<String>,
 }
 
 /// Shorthand for results whose error is [`Error`].
@@ -92,7 +99,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// Builds an error from a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
-        Error { code, message: message.into() }
+        Error { code, message: message.into(), option: None }
+    }
+
+    /// This error, about the option named `option` (as the caller spelled it).
+    pub fn with_option(mut self, option: impl Into<String>) -> Error {
+        self.option = Some(option.into());
+        self
     }
 
     /// The stable code.
@@ -103,6 +116,12 @@ impl Error {
     /// The human-readable message.
     pub fn message(&self) -> &str {
         &self.message
+    }
+
+    /// The option the error is about, as the caller spelled it (always set for
+    /// [`ErrorCode::InvalidOption`]).
+    pub fn option(&self) -> Option<&str> {
+        self.option.as_deref()
     }
 
     /// Maps an I/O error met on `path` to the matching code.

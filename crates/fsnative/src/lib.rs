@@ -28,9 +28,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! Requests deserialize from JSON-like data with serde (snake_case names), which is how the
-//! Node and Python bindings and the shared conformance vectors drive them; results
-//! serialize back. [`render`] turns a grep result into ripgrep's own text or JSON output.
+//! Requests are built from a caller's loosely typed options by [`options`], which holds every
+//! default, every rule about option values and every complaint about them (each an
+//! [`ErrorCode::InvalidOption`] naming the option); the bindings and the shared conformance
+//! vectors all go through it. Requests also deserialize with serde (snake_case names), and
+//! results serialize. [`render`] turns a grep result into ripgrep's own text or JSON output.
 //!
 //! # Layering
 //!
@@ -41,7 +43,8 @@
 //! 3. `grep` and `glob`: searches over walks.
 //! 4. [`Sandbox`]: a thin facade that owns the roots and the pattern cache.
 //!
-//! Below them all, `error`, `control`, `request` and `result` hold the shared types.
+//! Below them all, `error`, `control`, `request` and `result` hold the shared types; beside
+//! the facade, [`options`] builds requests from what a binding's caller passed.
 #![deny(missing_docs)]
 
 /// With the `mimalloc` feature (the Node and Python modules enable it), mimalloc serves every
@@ -63,6 +66,7 @@ mod error;
 mod request;
 mod result;
 
+pub mod options;
 pub mod render;
 
 pub use control::CancelToken;

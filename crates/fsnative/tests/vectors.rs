@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
+use fsnative::options::{KeyStyle, Options};
 use fsnative::{render, GlobRequest, GrepRequest, Intent, Sandbox};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
@@ -70,12 +71,15 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
     match vector["op"].as_str().unwrap_or("") {
         "sandbox" => Ok(json!({ "roots": sandbox.roots() })),
         "validate" => {
-            let path = args["path"].as_str().unwrap_or("");
-            let intent = if args["intent"] == "write" { Intent::Write } else { Intent::Read };
+            let mut options = options_of(args)?;
+            let path = options.remove("path");
+            let intent = Intent::from_options(&options, KeyStyle::SnakeCase).map_err(bad_vector)?;
+            let path = path.as_ref().and_then(Value::as_str).unwrap_or("");
             sandbox.validate(path, intent).map(|p| json!({ "path": p })).map_err(code)
         }
         "glob" => {
-            let request: GlobRequest = from_args(args)?;
+            let request =
+                GlobRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase).map_err(bad_vector)?;
             sandbox.glob(&request).map(|r| to_value(&r)).map_err(code)
         }
         "grep" => {
@@ -83,9 +87,9 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
             let render = object.remove("render");
             let pages = object.remove("pages").is_some_and(|v| v == true);
             let cursor_from = object.remove("cursor_from");
-            let mut request: GrepRequest = from_args(args)?;
+            let mut request = grep_request(args)?;
             if let Some(other) = cursor_from {
-                let first: GrepRequest = from_args(other)?;
+                let first = grep_request(other)?;
                 let result = sandbox.grep(&first).map_err(code)?;
                 request.cursor = result.next_cursor;
             }
@@ -106,7 +110,8 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
             match render {
                 None => Ok(to_value(&result)),
                 Some(format) => {
-                    let format: render::Format = from_args(format)?;
+                    let format = render::Format::from_options(&options_of(format)?, KeyStyle::SnakeCase)
+                        .map_err(bad_vector)?;
                     let text = render::render(&result, &format);
                     Ok(match format {
                         render::Format::Json(_) => {
@@ -125,8 +130,20 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
     }
 }
 
-fn from_args<T: serde::de::DeserializeOwned>(args: Value) -> Result<T, String> {
-    serde_json::from_value(args).map_err(|e| format!("BAD_VECTOR: {e}"))
+/// Vector arguments go through the bindings' own path: `from_options` with snake_case keys.
+fn grep_request(args: Value) -> Result<GrepRequest, String> {
+    GrepRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase).map_err(bad_vector)
+}
+
+fn options_of(args: Value) -> Result<Options, String> {
+    match args {
+        Value::Object(options) => Ok(options),
+        other => Err(format!("BAD_VECTOR: arguments must be an object, not {other}")),
+    }
+}
+
+fn bad_vector(error: fsnative::Error) -> String {
+    format!("BAD_VECTOR: {}", error.message())
 }
 
 fn to_value<T: serde::Serialize>(value: &T) -> Value {
