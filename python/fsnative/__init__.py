@@ -16,7 +16,8 @@ Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL
 
 Every error is an :class:`FsnativeError` with a stable ``code``, and also the matching
 builtin (``OutsideSandboxError`` is a ``PermissionError``, ``NotFoundError`` a
-``FileNotFoundError``, bad patterns and arguments ``ValueError``s).
+``FileNotFoundError``, bad patterns and arguments ``ValueError``s; an unknown or unusable
+option is an ``InvalidOptionError``, both a ``TypeError`` and a ``ValueError``).
 """
 
 from fsnative._errors import (
@@ -25,6 +26,7 @@ from fsnative._errors import (
     InvalidArgumentError,
     InvalidCursorError,
     InvalidGlobError,
+    InvalidOptionError,
     InvalidPathError,
     InvalidPatternError,
     IOFailureError,
@@ -64,6 +66,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidCursorError",
     "InvalidGlobError",
+    "InvalidOptionError",
     "InvalidPathError",
     "InvalidPatternError",
     "Match",

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 
 class FsnativeError(Exception):
-    """Base class of every error from fsnative's core; ``code`` is its stable error code."""
+    """Base class of every error from fsnative's core; ``code`` is its stable error code.
+
+    ``option`` names the option an :class:`InvalidOptionError` is about (else None).
+    """
 
     code: str
+    option: str | None = None
 
 
 class OutsideSandboxError(FsnativeError, PermissionError):
@@ -80,6 +84,17 @@ class InvalidArgumentError(FsnativeError, ValueError):
     code = "INVALID_ARGUMENT"
 
 
+class InvalidOptionError(InvalidArgumentError, TypeError):
+    """An unknown option, or an option value of the wrong type or out of range.
+
+    The message names the option and says what it accepts; ``option`` is its name. Also a
+    ``TypeError`` and (as an :class:`InvalidArgumentError`) a ``ValueError``: Python raises
+    either for such mistakes, and both catch it.
+    """
+
+    code = "INVALID_OPTION"
+
+
 class IOFailureError(FsnativeError, OSError):
     """Any other I/O failure."""
 
@@ -106,17 +121,19 @@ _CLASSES_BY_CODE: dict[str, type[FsnativeError]] = {
         InvalidGlobError,
         InvalidCursorError,
         InvalidArgumentError,
+        InvalidOptionError,
         IOFailureError,
         InternalError,
     )
 }
 
 
-def error_for(code: str, message: str) -> FsnativeError:
+def error_for(code: str, message: str, option: str | None = None) -> FsnativeError:
     """The exception for a core error: an instance of its code's class."""
     cls = _CLASSES_BY_CODE.get(code)
-    if cls is not None:
-        return cls(message)
-    unmapped = FsnativeError(message)
-    unmapped.code = code
-    return unmapped
+    error = FsnativeError(message) if cls is None else cls(message)
+    if cls is None:
+        error.code = code
+    if option is not None:
+        error.option = option
+    return error

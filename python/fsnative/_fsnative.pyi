@@ -1,8 +1,8 @@
 """Types of the compiled module ``fsnative._fsnative``; import them from ``fsnative``.
 
 Every keyword argument of :meth:`Sandbox.grep`, :meth:`Sandbox.glob` and
-:meth:`GrepResult.render` is a field of the core's request types, with its name and default
-written here once.
+:meth:`GrepResult.render` is an option of the core's request types; the defaults shown are
+the core's, for reading: ``fsnative::options`` applies them, not this file.
 """
 
 import os
@@ -161,8 +161,9 @@ class Sandbox:
 
         Raises:
             InvalidPatternError, InvalidGlobError, InvalidArgumentError, OutsideSandboxError,
-            NotFoundError, …: see :class:`FsnativeError`. ``TypeError`` for an argument of
-            the wrong type or an unknown keyword.
+            NotFoundError, …: see :class:`FsnativeError`. InvalidOptionError (also a
+            ``TypeError`` and a ``ValueError``) for an unknown keyword or a value an option
+            does not take; its message names the option and what it accepts.
         """
 
     def glob(
@@ -203,8 +204,33 @@ class Sandbox:
             cancel: A token that stops the walk from elsewhere.
         """
 
+class _Record:
+    """What every result view has: the core record as plain data."""
+
+    def to_json(self) -> str:
+        """The core's serde JSON of this record (snake_case; a non-UTF-8 path is
+        ``{"bytes": base64}``)."""
+
+    def to_dict(self) -> _PlainData:
+        """``json.loads(self.to_json())``."""
+
+class _WalkCounters(_Record):
+    """The counters every walk keeps."""
+
+    @property
+    def skipped_special(self) -> int:
+        """Entries skipped because they are FIFOs, sockets or devices."""
+
+    @property
+    def skipped_outside(self) -> int:
+        """Symlinks not followed because their target resolves outside the sandbox."""
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Wall-clock time of the call in milliseconds."""
+
 @final
-class GrepResult:
+class GrepResult(_Record):
     """The answer to :meth:`Sandbox.grep`: files with matches, in the requested order.
 
     Fields are read from the core's result when accessed; ``files`` and ``matches`` build
@@ -266,14 +292,8 @@ class GrepResult:
             line_number: Print line numbers (``-n``).
         """
 
-    def to_json(self) -> str:
-        """The core's serde JSON (snake_case; a non-UTF-8 path is ``{"bytes": base64}``)."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class FileMatches:
+class FileMatches(_Record):
     """All that one file contributed to a grep."""
 
     @property
@@ -292,14 +312,8 @@ class FileMatches:
     def matches(self) -> list[Match]:
         """The matches in content mode, else empty (a new list of views each time)."""
 
-    def to_json(self) -> str:
-        """The core's serde JSON of this record."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class Match:
+class Match(_Record):
     """One matching line (or, in multiline mode, the lines matched together)."""
 
     @property
@@ -339,14 +353,8 @@ class Match:
     def after(self) -> list[ContextLine]:
         """Context lines just after this match."""
 
-    def to_json(self) -> str:
-        """The core's serde JSON of this match."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class ContextLine:
+class ContextLine(_Record):
     """One line of context around a match."""
 
     @property
@@ -365,14 +373,8 @@ class ContextLine:
     def truncated(self) -> bool:
         """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
 
-    def to_json(self) -> str:
-        """The core's serde JSON of this line."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class GrepStats:
+class GrepStats(_WalkCounters):
     """Counters of what a grep did."""
 
     @property
@@ -392,14 +394,6 @@ class GrepStats:
         """Files skipped because they contain a NUL byte."""
 
     @property
-    def skipped_special(self) -> int:
-        """Entries skipped because they are FIFOs, sockets or devices."""
-
-    @property
-    def skipped_outside(self) -> int:
-        """Symlinks not followed because their target resolves outside the sandbox."""
-
-    @property
     def skipped_errors(self) -> int:
         """Files or directories that could not be read."""
 
@@ -407,18 +401,8 @@ class GrepStats:
     def bytes_searched(self) -> int:
         """Bytes read by the searcher."""
 
-    @property
-    def elapsed_ms(self) -> float:
-        """Wall-clock time of the call in milliseconds."""
-
-    def to_json(self) -> str:
-        """The core's serde JSON of the counters."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class GlobResult:
+class GlobResult(_Record):
     """The answer to :meth:`Sandbox.glob`: matching entries, in the requested order."""
 
     @property
@@ -437,14 +421,8 @@ class GlobResult:
     def stats(self) -> GlobStats:
         """What the walk did."""
 
-    def to_json(self) -> str:
-        """The core's serde JSON (snake_case; a non-UTF-8 path is ``{"bytes": base64}``)."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class GlobEntry:
+class GlobEntry(_Record):
     """One entry yielded by a glob."""
 
     @property
@@ -459,14 +437,8 @@ class GlobEntry:
     def is_dir(self) -> bool:
         """The entry is a directory."""
 
-    def to_json(self) -> str:
-        """The core's serde JSON of this entry."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""
-
 @final
-class GlobStats:
+class GlobStats(_WalkCounters):
     """Counters of what a glob did."""
 
     @property
@@ -474,23 +446,5 @@ class GlobStats:
         """Entries the walk visited."""
 
     @property
-    def skipped_special(self) -> int:
-        """Entries skipped because they are FIFOs, sockets or devices."""
-
-    @property
-    def skipped_outside(self) -> int:
-        """Symlinks not followed because their target resolves outside the sandbox."""
-
-    @property
     def skipped_errors(self) -> int:
         """Directories that could not be read."""
-
-    @property
-    def elapsed_ms(self) -> float:
-        """Wall-clock time of the call in milliseconds."""
-
-    def to_json(self) -> str:
-        """The core's serde JSON of the counters."""
-
-    def to_dict(self) -> _PlainData:
-        """``json.loads(self.to_json())``."""

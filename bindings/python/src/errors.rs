@@ -4,25 +4,21 @@
 //! code can also derive from the matching builtin (`PermissionError`, `FileNotFoundError`,
 //! `ValueError`, …); this module only looks the class up by the core's code.
 
-use fsnative::{Error, ErrorCode};
+use fsnative::Error;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 
-/// `fsnative._errors.error_for(code, message)`, which builds the exception for a code.
+/// `fsnative._errors.error_for(code, message, option)`, which builds the exception for a code.
 static ERROR_FOR: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 
 /// The Python exception for a core error: an instance of the `FsnativeError` subclass of its
-/// code, whose `code` attribute is the core's code.
+/// code, whose `code` attribute is the core's code (and `option` the option it is about).
 pub fn to_py_err(py: Python<'_>, error: &Error) -> PyErr {
-    exception(py, error.code(), error.message()).unwrap_or_else(|failure| failure)
+    exception(py, error).unwrap_or_else(|failure| failure)
 }
 
-/// An `INVALID_ARGUMENT` error with `message` (`InvalidArgumentError`, a `ValueError`).
-pub fn invalid_argument(py: Python<'_>, message: impl Into<String>) -> PyErr {
-    to_py_err(py, &Error::new(ErrorCode::InvalidArgument, message))
-}
-
-fn exception(py: Python<'_>, code: ErrorCode, message: &str) -> PyResult<PyErr> {
+fn exception(py: Python<'_>, error: &Error) -> PyResult<PyErr> {
     let error_for = ERROR_FOR.import(py, "fsnative._errors", "error_for")?;
-    Ok(PyErr::from_value(error_for.call1((code.as_str(), message))?))
+    let arguments = (error.code().as_str(), error.message(), error.option());
+    Ok(PyErr::from_value(error_for.call1(arguments)?))
 }

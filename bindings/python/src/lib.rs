@@ -6,13 +6,12 @@
 
 mod cancel;
 mod errors;
-mod glob_result;
-mod grep_result;
 mod interrupt;
 mod options;
 mod plain_data;
 mod sandbox;
 mod view_list;
+mod views;
 
 /// The compiled part of fsnative; import `fsnative` instead.
 #[pyo3::pymodule]
@@ -23,11 +22,11 @@ mod _fsnative {
     #[pymodule_export]
     use crate::cancel::CancelToken;
     #[pymodule_export]
-    use crate::glob_result::{GlobEntry, GlobResult, GlobStats};
-    #[pymodule_export]
-    use crate::grep_result::{ContextLine, FileMatches, GrepResult, GrepStats, Match};
-    #[pymodule_export]
     use crate::sandbox::Sandbox;
+    #[pymodule_export]
+    use crate::views::{
+        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match,
+    };
 
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {

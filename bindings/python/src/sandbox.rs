@@ -6,11 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::cancel::CancelToken;
-use crate::glob_result::GlobResult;
-use crate::grep_result::GrepResult;
 use crate::interrupt::{run_detached, run_interruptible};
-use crate::options::{decode_argument, decode_kwargs, fs_path};
+use crate::options::{build, collect, fs_path};
 use crate::plain_data::{path_str, repr_of};
+use crate::views::{GlobResult, GrepResult};
 
 /// A set of allowed root directories; every path and search stays inside them.
 #[pyclass(frozen, subclass, module = "fsnative")]
@@ -44,7 +43,7 @@ impl Sandbox {
     }
 
     /// The canonical absolute path of `path`, or an `FsnativeError` saying why it is refused.
-    // `intent=None` also means "read": see `GrepResult.render`.
+    // `intent=None` leaves the intent to the core's default ("read"): see `GrepResult.render`.
     #[pyo3(signature = (path, intent = None), text_signature = "($self, /, path, intent='read')")]
     fn validate_path<'py>(
         &self,
@@ -53,10 +52,8 @@ impl Sandbox {
         intent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyString>> {
         let path = fs_path("validate_path", "path", path)?;
-        let intent = match intent {
-            Some(intent) => decode_argument("validate_path", "intent", intent)?,
-            None => Intent::Read,
-        };
+        let intent =
+            build(py, &collect("validate_path", &[("intent", intent)], None)?, Intent::from_options)?;
         let valid = run_detached(py, || self.sandbox.validate(&path, intent))?;
         Ok(path_str(py, &valid))
     }
@@ -70,8 +67,8 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GrepResult> {
-        let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
-        let request: GrepRequest = decode_kwargs(py, "grep", &fixed, options)?;
+        let request =
+            build(py, &collect("grep", &[("patterns", patterns)], options)?, GrepRequest::from_options)?;
         let cancel = cancel_token("grep", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.grep_cancellable(&request, token))?;
         Ok(GrepResult::new(result))
@@ -87,8 +84,8 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GlobResult> {
-        let fixed: Vec<_> = patterns.map(|p| ("patterns", p)).into_iter().collect();
-        let request: GlobRequest = decode_kwargs(py, "glob", &fixed, options)?;
+        let request =
+            build(py, &collect("glob", &[("patterns", patterns)], options)?, GlobRequest::from_options)?;
         let cancel = cancel_token("glob", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.glob_cancellable(&request, token))?;
         Ok(GlobResult::new(result))
