@@ -1,8 +1,9 @@
 """Types of the compiled module ``fsnative._fsnative``; import them from ``fsnative``.
 
 Every keyword argument of :meth:`Sandbox.grep`, :meth:`Sandbox.glob` and
-:meth:`GrepResult.render` is an option of the core's request types; the defaults shown are
-the core's, for reading: ``fsnative::options`` applies them, not this file.
+:meth:`GrepResult.render` is an option of the core's request types. The defaults shown are
+the core's, for reading: ``fsnative::options`` applies them, and test_api checks that each
+one shown here gives what leaving it out gives.
 """
 
 import os

@@ -99,6 +99,9 @@ def errors() -> None:
     try:
         synchronous(Sandbox(["/repo"]))
         asyncio.run(asynchronous(Sandbox([Path("/repo")])))
+    except fsnative.InvalidOptionError as error:
+        assert_type(error.option, str | None)
+        assert isinstance(error, TypeError) and isinstance(error, ValueError)
     except OutsideSandboxError as error:
         assert_type(error.code, str)
         assert isinstance(error, PermissionError)
