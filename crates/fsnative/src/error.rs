@@ -30,8 +30,8 @@ pub enum ErrorCode {
     /// An argument has a value that cannot be used (no pattern, an unknown file type, …).
     InvalidArgument,
     /// An option is unknown, or its value has the wrong type or is out of range; the message
-    /// names the option and says what it accepts, and [`Error::option`] names it (see
-    /// [`options`](crate::options)).
+    /// names the option and says what it accepts, and [`Error::option`] names it (the
+    /// `options` module checks options).
     InvalidOption,
     /// Any other I/O failure.
     Io,
