@@ -6,6 +6,7 @@ const native = require('./lib/native');
 const { FsnativeError, AbortError, fromNative, codedTypeError } = require('./lib/errors');
 const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
 const { rootsArgument, pathArgument, splitSignal, optionsJson } = require('./lib/arguments');
+const { grepResult } = require('./lib/transfer');
 
 /** One or more root directories, and every path, grep and glob kept inside them. */
 class Sandbox {
@@ -30,12 +31,12 @@ class Sandbox {
   }
 
   async grep(options) {
-    return JSON.parse(await runCancellable(options, (json, token) => this.#native.grep(json, token)));
+    return grepResult(await runCancellable(options, (json, token) => this.#native.grep(json, token)));
   }
 
   grepSync(options) {
     const json = syncOptionsJson(options);
-    return JSON.parse(callNative(() => this.#native.grepSync(json)));
+    return grepResult(callNative(() => this.#native.grepSync(json)));
   }
 
   async grepText(options, format) {

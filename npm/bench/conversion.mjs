@@ -2,10 +2,12 @@
 // itself: a generated tree whose files give 100k matching lines, `limit: null`. Not a test.
 // Usage: node bench/conversion.mjs [MATCHES] [REPETITIONS]
 //
-// The addon returns one camelCase JSON text built in Rust and the package parses it once.
-// Building the objects field by field through N-API instead (napi-rs' serde serializer) was
-// measured at about twice the cost of this path (~290 ms against ~135 ms for 100k matches)
-// and was dropped; see the README.
+// The addon packs the result (one string of all paths and lines, a Float64Array of numbers,
+// the JSON of the rest; bindings/node/src/transfer.rs) and lib/transfer.js builds the objects.
+// For comparison it also times the previous path, the result's camelCase JSON built in Rust
+// and parsed with one JSON.parse (which the addon still makes for the tests, grepJsonSync).
+// Building the objects field by field through N-API (napi-rs' serde serializer) was measured
+// at about twice the cost of that JSON path and dropped earlier; see the README.
 
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 
 import { Sandbox } from 'fsnative';
 import native from '../lib/native.js';
+import { grepResult } from '../lib/transfer.js';
 
 const [matchesText = '100000', repetitionsText = '7'] = process.argv.slice(2);
 const matches = Number(matchesText);
@@ -36,15 +39,21 @@ function measure(root) {
   const request = JSON.stringify({ pattern: 'kappa', limit: null });
   const addon = new native.Sandbox([root]);
   const sandbox = new Sandbox([root]);
-  const samples = { search: [], serialize: [], parse: [], call: [], count: [] };
+  const samples = { search: [], pack: [], build: [], call: [], json: [], parse: [], count: [] };
   let found = 0;
   let megabytes = 0;
   for (let i = 0; i <= repetitions; i++) {
     let started = performance.now();
-    const json = addon.grepSync(request);
+    const packed = addon.grepSync(request);
     const nativeCall = performance.now() - started;
     started = performance.now();
-    const result = JSON.parse(json);
+    const result = grepResult(packed);
+    const build = performance.now() - started;
+    started = performance.now();
+    const json = addon.grepJsonSync(request);
+    const jsonCall = performance.now() - started;
+    started = performance.now();
+    const parsed = JSON.parse(json);
     const parse = performance.now() - started;
     started = performance.now();
     sandbox.grepSync({ pattern: 'kappa', limit: null });
@@ -54,18 +63,23 @@ function measure(root) {
     const count = performance.now() - started;
     if (i === 0) continue; // warm-up
     found = result.totalMatches;
-    megabytes = json.length / 1e6;
+    megabytes = (packed.text.length + packed.numbers.byteLength) / 1e6;
     samples.search.push(result.stats.elapsedMs);
-    samples.serialize.push(nativeCall - result.stats.elapsedMs);
-    samples.parse.push(parse);
+    samples.pack.push(nativeCall - result.stats.elapsedMs);
+    samples.build.push(build);
     samples.call.push(call);
+    samples.json.push(jsonCall - parsed.stats.elapsedMs);
+    samples.parse.push(parse);
     samples.count.push(count);
   }
   const median = (values) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)].toFixed(1);
-  console.log(`${found} matches (${megabytes.toFixed(1)} MB of JSON), ${repetitions} repetitions, medians in ms:`);
+  console.log(`${found} matches (${megabytes.toFixed(1)} MB packed), ${repetitions} repetitions, medians in ms:`);
   console.log(`  search in the core (stats.elapsedMs)          ${median(samples.search)}`);
-  console.log(`  + JSON serialization in Rust and JS string     ${median(samples.serialize)}`);
-  console.log(`  + JSON.parse into objects                      ${median(samples.parse)}`);
+  console.log(`  + packing in Rust, string and typed array      ${median(samples.pack)}`);
+  console.log(`  + building the objects (lib/transfer.js)       ${median(samples.build)}`);
   console.log(`  = sandbox.grepSync, end to end                 ${median(samples.call)}`);
   console.log(`  the same search in count mode (no records)     ${median(samples.count)}`);
+  console.log('  the previous path, for comparison:');
+  console.log(`    JSON serialization in Rust and JS string     ${median(samples.json)}`);
+  console.log(`    JSON.parse into objects                      ${median(samples.parse)}`);
 }

@@ -1,16 +1,20 @@
 //! One call into the core, run on the libuv thread pool (async methods, through napi's
 //! `AsyncTask`) or in place (the `*Sync` methods). Either way it runs under
-//! [`fsnative::catch_panic`] and yields a result's camelCase JSON.
+//! [`fsnative::catch_panic`] and yields the [`Answer`] JavaScript takes apart: a grep result
+//! packed for transfer, or the camelCase JSON of the other results. On the thread pool the
+//! answer is made there, too; the JavaScript thread only wraps it in JavaScript values.
 
 use std::sync::Arc;
 
 use fsnative::render::{self, Format};
 use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
-use napi::{Env, Task};
+use napi::bindgen_prelude::{ToNapiValue, TypeName};
+use napi::{sys, Env, Task, ValueType};
 use serde::Serialize;
 
 use crate::errors::rejection;
 use crate::output::{camel_case_json, glob_json};
+use crate::transfer::GrepTransfer;
 
 /// `grepText`'s answer: ripgrep's output, and what a caller needs to know about its page.
 #[derive(Serialize)]
@@ -24,8 +28,10 @@ struct RenderedGrep<'a> {
 
 /// What a call does.
 pub enum Operation {
-    /// `grep`: the result as JSON.
+    /// `grep`: the result packed for transfer.
     Grep(GrepRequest),
+    /// The result as camelCase JSON: what the packed result must decode to.
+    GrepJson(GrepRequest),
     /// `grepText`: the result rendered as ripgrep prints it, with its truncation and cursor.
     GrepText(GrepRequest, Format),
     /// `glob`: the result as JSON (in columns, see [`glob_json`]).
@@ -44,10 +50,13 @@ pub struct CoreCall {
 
 impl CoreCall {
     /// Runs the operation; a panic becomes an `INTERNAL` error.
-    pub fn run(&self) -> fsnative::Result<String> {
+    pub fn run(&self) -> fsnative::Result<Answer> {
         fsnative::catch_panic(|| match &self.operation {
             Operation::Grep(request) => {
-                camel_case_json(&self.sandbox.grep_cancellable(request, &self.cancel)?)
+                GrepTransfer::new(self.sandbox.grep_cancellable(request, &self.cancel)?).map(Answer::Grep)
+            }
+            Operation::GrepJson(request) => {
+                camel_case_json(&self.sandbox.grep_cancellable(request, &self.cancel)?).map(Answer::Json)
             }
             Operation::GrepText(request, format) => {
                 let result = self.sandbox.grep_cancellable(request, &self.cancel)?;
@@ -58,23 +67,53 @@ impl CoreCall {
                     total_matches: result.total_matches,
                     stats: &result.stats,
                 })
+                .map(Answer::Json)
             }
-            Operation::Glob(request) => glob_json(&self.sandbox.glob_cancellable(request, &self.cancel)?),
+            Operation::Glob(request) => {
+                glob_json(&self.sandbox.glob_cancellable(request, &self.cancel)?).map(Answer::Json)
+            }
         })
     }
 }
 
+/// What a call gives JavaScript.
+pub enum Answer {
+    /// A grep result, packed (see [`GrepTransfer`]).
+    Grep(GrepTransfer),
+    /// The camelCase JSON of a result.
+    Json(String),
+}
+
+impl TypeName for Answer {
+    fn type_name() -> &'static str {
+        "Answer"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::Unknown
+    }
+}
+
+impl ToNapiValue for Answer {
+    unsafe fn to_napi_value(env: sys::napi_env, answer: Self) -> napi::Result<sys::napi_value> {
+        match answer {
+            Answer::Grep(transfer) => GrepTransfer::to_napi_value(env, transfer),
+            Answer::Json(json) => String::to_napi_value(env, json),
+        }
+    }
+}
+
 impl Task for CoreCall {
-    type Output = fsnative::Result<String>;
-    type JsValue = String;
+    type Output = fsnative::Result<Answer>;
+    type JsValue = Answer;
 
     /// Runs on a libuv worker thread; the JavaScript thread keeps turning meanwhile.
     fn compute(&mut self) -> napi::Result<Self::Output> {
         Ok(self.run())
     }
 
-    /// Back on the JavaScript thread: resolves with the text or rejects with the coded error.
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<String> {
+    /// Back on the JavaScript thread: resolves with the answer or rejects with the coded error.
+    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Answer> {
         output.map_err(|err| rejection(env, err))
     }
 }

@@ -1,5 +1,7 @@
-//! Results leave Rust as one JSON text with camelCase keys, which JavaScript parses once:
-//! about half the cost of building each object through N-API (see `npm/bench/conversion.mjs`).
+//! Glob and `grepText` results leave Rust as one JSON text with camelCase keys, which
+//! JavaScript parses once: about half the cost of building each object through N-API. Grep
+//! results are packed instead (see [`crate::transfer`]), but their scalar fields still travel
+//! as this JSON.
 
 use std::io;
 

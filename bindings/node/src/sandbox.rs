@@ -1,7 +1,8 @@
 //! The native `Sandbox` class that the package's JavaScript `Sandbox` wraps. Options come in
-//! as JSON text (see [`crate::options`]); grep and glob results go out as JSON text (see
-//! [`crate::output`]). Every step runs under `fsnative::catch_panic`: [`guarded`] for the work
-//! done here, [`CoreCall::run`] for the calls into the core.
+//! as JSON text (see [`crate::options`]); grep results go out packed (see
+//! [`crate::transfer`]), `grepText` and glob results as JSON text (see [`crate::output`]).
+//! Every step runs under `fsnative::catch_panic`: [`guarded`] for the work done here,
+//! [`CoreCall::run`] for the calls into the core.
 
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use napi::bindgen_prelude::AsyncTask;
 use napi_derive::napi;
 use serde::Deserialize;
 
-use crate::call::{CoreCall, Operation};
+use crate::call::{Answer, CoreCall, Operation};
 use crate::cancel::CancelToken;
 use crate::errors::{from_core, guarded, Result};
 use crate::options;
@@ -62,18 +63,27 @@ impl NativeSandbox {
         })
     }
 
-    /// Content search on the thread pool; resolves with the result's JSON.
+    /// Content search on the thread pool; resolves with the result packed for transfer
+    /// (see [`crate::transfer`]).
     #[napi]
     pub fn grep(&self, options: String, cancel: Option<&CancelToken>) -> Result<AsyncTask<CoreCall>> {
         let request: GrepRequest = options::parse(&options, "grep")?;
         Ok(AsyncTask::new(self.call(Operation::Grep(request), cancel)))
     }
 
-    /// Content search in place; returns the result's JSON.
+    /// Content search in place; returns the result packed for transfer.
     #[napi]
-    pub fn grep_sync(&self, options: String) -> Result<String> {
+    pub fn grep_sync(&self, options: String) -> Result<Answer> {
         let request: GrepRequest = options::parse(&options, "grep")?;
         self.call(Operation::Grep(request), None).run().map_err(from_core)
+    }
+
+    /// Content search in place; returns the result's camelCase JSON, which the result packed
+    /// by `grepSync` must decode to: the package's tests compare the two.
+    #[napi]
+    pub fn grep_json_sync(&self, options: String) -> Result<Answer> {
+        let request: GrepRequest = options::parse(&options, "grep")?;
+        self.call(Operation::GrepJson(request), None).run().map_err(from_core)
     }
 
     /// Content search on the thread pool; resolves with the JSON of ripgrep's output in
@@ -93,7 +103,7 @@ impl NativeSandbox {
     /// Content search in place; returns the JSON of ripgrep's output in `format` and the
     /// page's truncation.
     #[napi]
-    pub fn grep_text_sync(&self, options: String, format: String) -> Result<String> {
+    pub fn grep_text_sync(&self, options: String, format: String) -> Result<Answer> {
         let request: GrepRequest = options::parse(&options, "grep")?;
         let format = options::parse_format(&format)?;
         self.call(Operation::GrepText(request, format), None).run().map_err(from_core)
@@ -108,7 +118,7 @@ impl NativeSandbox {
 
     /// File-name search in place; returns the result's JSON.
     #[napi]
-    pub fn glob_sync(&self, options: String) -> Result<String> {
+    pub fn glob_sync(&self, options: String) -> Result<Answer> {
         let request: GlobRequest = options::parse(&options, "glob")?;
         self.call(Operation::Glob(request), None).run().map_err(from_core)
     }
