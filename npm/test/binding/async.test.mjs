@@ -1,14 +1,16 @@
 // The async methods: searches run off the JavaScript thread, `signal` stops them, and many
-// concurrent calls all settle with their own answer.
+// concurrent calls all settle with their own answer. Nothing here measures time (timings
+// belong in the benchmarks): the slow search below takes far longer than the few turns of
+// the event loop the tests wait for, and each assertion is about what happened, not when.
 
 import assert from 'node:assert/strict';
 import { getEventListeners } from 'node:events';
-import { performance } from 'node:perf_hooks';
 import { after, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 
 import { AbortError, FsnativeError, Sandbox } from 'fsnative';
 import native from '../../lib/native.js';
+import { grepResult } from '../../lib/transfer.js';
 import { makeLargeTree, makeTree, removeTree } from '../support/tree.mjs';
 
 const FILES = 200;
@@ -32,15 +34,14 @@ async function assertAborted(promise, reason) {
 
 describe('off the JavaScript thread', () => {
   test('the event loop keeps turning while large greps run', async () => {
+    // A grep that blocked would run all eight searches before the interval could fire once:
+    // the calls are made, and their promises settle, before the event loop turns.
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
-    const started = performance.now();
     const results = await Promise.all(Array.from({ length: 8 }, () => largeSandbox.grep(SLOW_COUNT)));
-    const elapsed = performance.now() - started;
     clearInterval(timer);
     for (const result of results) assert.equal(result.totalMatches, FILES * LINES);
-    assert.ok(elapsed > 50, `the searches took only ${elapsed.toFixed(0)} ms; the tree is too small to tell`);
-    assert.ok(ticks >= 10, `setInterval fired ${ticks} times in ${elapsed.toFixed(0)} ms`);
+    assert.ok(ticks > 0, 'setInterval never fired while the searches ran');
   });
 
   test('a synchronous grep, by contrast, blocks it', () => {
@@ -53,19 +54,26 @@ describe('off the JavaScript thread', () => {
 });
 
 describe('signal', () => {
-  test('aborting mid-search rejects with AbortError, long before the search would end', async () => {
-    let started = performance.now();
-    await largeSandbox.grep(SLOW_COUNT);
-    const whole = performance.now() - started;
-
+  test('aborting mid-search cancels the call in the core and rejects with AbortError', async () => {
+    // Which native tokens the abort cancels (the next test shows that a cancelled token stops
+    // the core's search).
+    const cancelled = [];
+    const { cancel } = native.CancelToken.prototype;
+    native.CancelToken.prototype.cancel = function recordCancel() {
+      cancelled.push(this);
+      return cancel.call(this);
+    };
     const controller = new AbortController();
-    started = performance.now();
-    const search = largeSandbox.grep({ ...SLOW_COUNT, signal: controller.signal });
-    await sleep(5);
-    controller.abort('enough');
-    await assertAborted(search, 'enough');
-    const aborted = performance.now() - started;
-    assert.ok(aborted < whole, `aborted after ${aborted.toFixed(0)} ms; the whole search takes ${whole.toFixed(0)} ms`);
+    try {
+      const search = largeSandbox.grep({ ...SLOW_COUNT, signal: controller.signal });
+      await nextTurn();
+      controller.abort('enough');
+      await assertAborted(search, 'enough');
+    } finally {
+      native.CancelToken.prototype.cancel = cancel;
+    }
+    assert.equal(cancelled.length, 1, "the abort cancelled the call's token");
+    assert.ok(cancelled[0] instanceof native.CancelToken);
     assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
   });
 
@@ -75,7 +83,7 @@ describe('signal', () => {
     const pending = addon.grep(JSON.stringify(SLOW_COUNT), token);
     await sleep(5);
     token.cancel();
-    const result = JSON.parse(await pending);
+    const result = grepResult(await pending);
     assert.equal(result.truncated, 'cancelled');
     assert.ok(result.totalMatches < FILES * LINES, `${result.totalMatches} matches: the search was not stopped`);
     assert.equal(typeof result.nextCursor, 'string');
