@@ -27,6 +27,12 @@ use crate::output::camel_case_json;
 const PATH_BYTES: f64 = 1.0;
 const RELATIVE_PATH_BYTES: f64 = 2.0;
 
+/// How many numbers a file record, a match record (without its submatches) and a context
+/// line take.
+const FILE_NUMBERS: usize = 5;
+const MATCH_NUMBERS: usize = 9;
+const LINE_NUMBERS: usize = 4;
+
 /// A grep result packed for JavaScript. The layout of `numbers`, record by record:
 ///
 /// - file: `flags` ([`PATH_BYTES`] | [`RELATIVE_PATH_BYTES`]), end of `path`, end of
@@ -52,21 +58,26 @@ impl GrepTransfer {
     /// Packs `result`.
     pub fn new(mut result: GrepResult) -> fsnative::Result<GrepTransfer> {
         let files = std::mem::take(&mut result.files);
-        let lines: usize =
-            files.iter().flat_map(|file| &file.matches).map(|m| 1 + m.before.len() + m.after.len()).sum();
-        let text_bytes: usize = files
-            .iter()
-            .flat_map(|file| &file.matches)
-            .map(|m| {
-                m.text.len() + m.before.iter().chain(&m.after).map(|line| line.text.len()).sum::<usize>()
-            })
-            .sum();
+        let (mut text_bytes, mut numbers) = (0, 0);
+        for file in &files {
+            text_bytes += file.path.as_os_str().len() + file.relative_path.as_os_str().len();
+            numbers += FILE_NUMBERS;
+            for found in &file.matches {
+                text_bytes += found.text.len();
+                numbers += MATCH_NUMBERS + 2 * found.submatches.len();
+                for line in found.before.iter().chain(&found.after) {
+                    text_bytes += line.text.len();
+                    numbers += LINE_NUMBERS;
+                }
+            }
+        }
         let mut transfer = GrepTransfer {
             head: camel_case_json(&result)?,
-            text: String::with_capacity(text_bytes + files.len() * 128),
+            // The base64 of a path that is not UTF-8 makes room for itself.
+            text: String::with_capacity(text_bytes),
             ascii: true,
             units: 0,
-            numbers: Vec::with_capacity(files.len() * 5 + lines * 10),
+            numbers: Vec::with_capacity(numbers),
         };
         for file in &files {
             transfer.file(file);
