@@ -4,6 +4,7 @@ small   a 40-file project tree
 medium  a copy of this interpreter's standard library (no site-packages, no __pycache__)
 large   >= 100,000 generated files: realistic sizes, nested ignored directories (node_modules,
         target, .venv, named by a .gitignore), hidden files and binary files; seeded RNG
+email   a copy of this interpreter's standard library's email package (no __pycache__)
 """
 
 import random
@@ -136,6 +137,11 @@ def build_medium(root):
     shutil.copytree(stdlib, root, ignore=shutil.ignore_patterns("site-packages", "__pycache__"), symlinks=True)
 
 
+def build_email(root):
+    package = Path(sysconfig.get_paths()["stdlib"]) / "email"
+    shutil.copytree(package, root, ignore=shutil.ignore_patterns("__pycache__"), symlinks=True)
+
+
 def build_large(root, visible_files=100_000):
     rng = random.Random(100_000)
     blobs = language_blobs(rng)
@@ -170,7 +176,7 @@ def build_large(root, visible_files=100_000):
         package += 1
 
 
-BUILDERS = {"small": build_small, "medium": build_medium, "large": build_large}
+BUILDERS = {"small": build_small, "medium": build_medium, "large": build_large, "email": build_email}
 
 
 def stamp_for(name):

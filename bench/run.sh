@@ -44,13 +44,14 @@ export TMPDIR="$bench/.tmp"
 mkdir -p "$TMPDIR"
 cd "$bench"
 if [[ "$BENCH_SMOKE" == 1 ]]; then
-    python corpora.py small
+    python corpora.py small email
 else
-    python corpora.py small medium large
+    python corpora.py small medium large email
 fi
 rm -rf "$bench/results/raw$([[ "$BENCH_SMOKE" == 1 ]] && echo -smoke)"
 python grep_python.py
 node node/grep.mjs
+node node/transfer.mjs
 python engine.py
 python glob_python.py
 node node/glob.mjs

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SMOKE = process.env.BENCH_SMOKE === '1';
+export const SMOKE = process.env.BENCH_SMOKE === '1';
 const WARMUP = SMOKE ? 1 : 2;
 const REPS = SMOKE ? 2 : 10;
 const RAW = path.join(BENCH, 'results', SMOKE ? 'raw-smoke' : 'raw');
@@ -32,17 +32,23 @@ const median = (values) => {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
 
-/** Times each async implementation (returning [matches, files]) in turn within every round. */
-export async function interleaved(impls) {
+/** Each order of `names` that starts with a different one, in turn. */
+const rotations = (names) => names.map((_, shift) => [...names.slice(shift), ...names.slice(0, shift)]);
+
+/**
+ * Times each async implementation (returning [matches, files]) in turn within every round:
+ * `warmup` rounds (not kept), then `reps`. Round r runs them in `orders[r % orders.length]`;
+ * by default the starting one rotates.
+ */
+export async function interleaved(impls, { warmup = WARMUP, reps = REPS, orders = rotations(Object.keys(impls)) } = {}) {
   const names = Object.keys(impls);
   const runs = Object.fromEntries(names.map((name) => [name, { samples: [] }]));
-  for (let round = 0; round < WARMUP + REPS; round++) {
-    const shift = round % names.length;
-    for (const name of [...names.slice(shift), ...names.slice(0, shift)]) {
+  for (let round = 0; round < warmup + reps; round++) {
+    for (const name of orders[round % orders.length]) {
       const start = process.hrtime.bigint();
       const [matches, files] = await impls[name]();
       const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
-      if (round >= WARMUP) runs[name].samples.push(Math.round(elapsedMs * 1000) / 1000);
+      if (round >= warmup) runs[name].samples.push(Math.round(elapsedMs * 1000) / 1000);
       Object.assign(runs[name], { matches, files });
     }
   }

@@ -1,0 +1,84 @@
+// A whole grep result crossing into JavaScript: the CPython standard library's email package
+// (the `email` corpus), every `\bdef\b` with 2 lines of context, no limit. fsnative's async and
+// sync grep, each reading the path, line number and text of every match and context line (so
+// no lazy object gets away with doing less), against spawning `rg -n -C2 PATTERN DIR` and
+// splitting its stdout into lines.
+//
+// A call made right after rg exits runs slower (by up to a millisecond on a busy machine), so
+// rg opens every round and the two fsnative calls take turns following it. The report checks
+// the targets: async ≥ 10× faster than spawning rg, and async within 0.2 ms of sync.
+import { spawn } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { RG, SCENARIOS, SMOKE, corpus, fsnative, interleaved, patternsOf, record, save } from './measure.mjs';
+
+const CASE_ID = 'email_context';
+const TREE = 'email';
+const testCase = SCENARIOS[CASE_ID];
+const [pattern] = patternsOf(testCase, TREE);
+const dir = corpus(TREE);
+const sandbox = new fsnative.Sandbox([dir]);
+const options = { pattern, context: testCase.context, limit: testCase.limit };
+
+/** The core's own time (stats.elapsedMs) of each fsnative call, by implementation. */
+const searchMs = { async: [], sync: [] };
+
+/** Reads every record a tool would: [match records, files]. */
+function readAll(result, kind) {
+  searchMs[kind].push(result.stats.elapsedMs);
+  let matches = 0;
+  let read = 0;
+  for (const file of result.files) {
+    const path = file.path;
+    for (const match of file.matches) {
+      matches++;
+      read += path.length + match.lineNumber + match.text.length;
+      for (const line of match.before) read += path.length + line.lineNumber + line.text.length;
+      for (const line of match.after) read += path.length + line.lineNumber + line.text.length;
+    }
+  }
+  assert.ok(read > 0);
+  return [matches, result.files.length];
+}
+
+const RG_ARGS = ['-n', `-C${testCase.context}`, pattern, dir];
+
+/** rg's stdout. */
+function ripgrep(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(RG, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const chunks = [];
+    child.stdout.on('data', (chunk) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString()) : reject(new Error(`rg exited with ${code}`))));
+  });
+}
+
+const ASYNC = 'fsnative (async)';
+const SYNC = 'fsnative (sync)';
+const RG_PEER = 'spawn rg -n -C2, split lines';
+const runs = await interleaved(
+  {
+    [ASYNC]: async () => readAll(await sandbox.grep(options), 'async'),
+    [SYNC]: async () => readAll(sandbox.grepSync(options), 'sync'),
+    [RG_PEER]: async () => [(await ripgrep(RG_ARGS)).split('\n').length - 1, 0],
+  },
+  {
+    ...(SMOKE ? {} : { warmup: testCase.rounds.warmup, reps: testCase.rounds.measured }),
+    orders: [[RG_PEER, ASYNC, SYNC], [RG_PEER, SYNC, ASYNC]],
+  },
+);
+
+// The rg runs timed only the split; their matches and files are counted here, untimed, by
+// `rg -c` (one `path:count` line per file).
+const counts = (await ripgrep(['-c', pattern, dir])).trimEnd().split('\n').map((line) => Number(line.slice(line.lastIndexOf(':') + 1)));
+Object.assign(runs[RG_PEER], { matches: counts.reduce((a, b) => a + b, 0), files: counts.length });
+
+const median = (values) => values.toSorted((a, b) => a - b)[values.length >> 1];
+const searchNote = (kind) => `of which the core's search (stats.elapsedMs): ${median(searchMs[kind]).toFixed(2)} ms`;
+save('transfer-node', record('transfer-node', TREE, CASE_ID, testCase.title, runs,
+  (name) => (name === RG_PEER ? [ASYNC] : []),
+  {
+    [ASYNC]: searchNote('async'),
+    [SYNC]: `${searchNote('sync')}; blocks the event loop for the whole search`,
+    [RG_PEER]: `\`rg ${RG_ARGS.slice(0, 3).join(' ')} DIR\`; the lines are not parsed into fields`,
+  }));
