@@ -14,9 +14,6 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SOURCE_BUILD_TARGET_DIR = REPO / "target" / "install-tests"
-"""Shared by the tests' source builds, so crates.io dependencies compile once; the fsnative
-crates still build from the sdist's own sources (another path is another package to cargo)."""
 
 CHECK = """
 import json, sys
@@ -105,7 +102,8 @@ def test_the_wheel_installs_with_no_cargo_on_path(dist: Path, tree: Path, tmp_pa
 def test_the_sdist_builds_from_source_and_installs(dist: Path, tree: Path, tmp_path: Path) -> None:
     [sdist] = dist.glob("fsnative-*.tar.gz")
     bin_dir = fresh_venv(tmp_path / "venv")
-    env = {**without_cargo(), "PATH": os.environ["PATH"], "CARGO_TARGET_DIR": str(SOURCE_BUILD_TARGET_DIR)}
+    # A target directory of its own: a cold build of the sdist's sources, nothing reused.
+    env = {**without_cargo(), "PATH": os.environ["PATH"], "CARGO_TARGET_DIR": str(tmp_path / "target")}
     # -v shows the build's output (maturin's and cargo's); no cache, so it really builds.
     output = pip_install(bin_dir, "-v", "--no-cache-dir", str(sdist), env=env)
     assert "Compiling fsnative v" in output and "Compiling fsnative-python v" in output, output

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { copyDist, makeProject, npmInstall, platformPackage, SOURCE_BUILD_TARGET_DIR, withoutCargo } from '../support/dist.mjs';
+import { copyDist, makeProject, npmInstall, platformPackage, withoutCargo } from '../support/dist.mjs';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 /** Greps the tree named by argv[2] through `require`, and through fsnative/fsmcp's `fs_grep`. */
@@ -75,12 +75,14 @@ test('the main tarball alone, with no cargo, fails and says what is missing', ()
 
 test('the main tarball alone builds the addon from the Rust sources it carries, with cargo progress shown', () => {
   const dir = makeProject(dist.root, 'source-build');
-  const env = { ...process.env, CARGO_TARGET_DIR: SOURCE_BUILD_TARGET_DIR };
+  // Cargo's own choice of target directory, inside the package: a cold build from nothing.
+  const { CARGO_TARGET_DIR, ...env } = process.env;
   const install = npmInstall(dir, [dist.main], env);
   assert.equal(install.status, 0, install.output);
   const sources = path.join(dir, 'node_modules', 'fsnative', 'rust');
   assert.ok(install.output.includes(`building it from the Rust sources in ${sources}`), install.output);
   assert.ok(install.output.includes(`Compiling fsnative v`) && install.output.includes(`(${sources}/crates/fsnative)`), install.output);
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules', platformPackage())));
+  assert.ok(!fs.existsSync(path.join(sources, 'target')), 'the build directory is removed once the addon is copied');
   assertSearches(dir, withoutCargo());
 });

@@ -58,10 +58,3 @@ export function withoutCargo(env = process.env) {
   const { CARGO, ...rest } = env;
   return { ...rest, PATH: entries.join(path.delimiter) };
 }
-
-/**
- * A cargo target directory shared by the tests' source builds, under the repository's target/,
- * so crates.io dependencies compile once; the fsnative crates still build from the installed
- * package's own sources (a different path is a different package to cargo).
- */
-export const SOURCE_BUILD_TARGET_DIR = path.join(REPO, 'target', 'install-tests');
