@@ -1,7 +1,7 @@
 //! The one error type of fsnative, with stable string codes.
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What went wrong, as a stable code that every binding exposes unchanged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -85,12 +85,14 @@ impl fmt::Display for ErrorCode {
     }
 }
 
-/// An fsnative error: a stable [`ErrorCode`] and a message a person can act on.
+/// An fsnative error: a stable [`ErrorCode`] and a message a person can act on, with the
+/// option or the path it is about when there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Error {
     code: ErrorCode,
     message: String,
     option: Option<String>,
+    path: Option<PathBuf>,
 }
 
 /// Shorthand for results whose error is [`Error`].
@@ -99,7 +101,13 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 impl Error {
     /// Builds an error from a code and a message.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
-        Error { code, message: message.into(), option: None }
+        Error { code, message: message.into(), option: None, path: None }
+    }
+
+    /// This error, about the file or directory at `path` (the path its message names).
+    pub fn with_path(mut self, path: impl Into<PathBuf>) -> Error {
+        self.path = Some(path.into());
+        self
     }
 
     /// This error, about the option named `option` (as the caller spelled it).
@@ -124,6 +132,14 @@ impl Error {
         self.option.as_deref()
     }
 
+    /// The path the error is about, as its message names it: set for errors about a file or
+    /// a path (`NOT_FOUND`, `NOT_A_DIRECTORY`, `PERMISSION_DENIED`, `SYMLINK_LOOP`, `IO`,
+    /// `INVALID_PATH`). An `OUTSIDE_SANDBOX` error carries only the path the caller gave,
+    /// never one learned by resolving it.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
     /// Maps an I/O error met on `path` to the matching code.
     pub(crate) fn from_io(err: &std::io::Error, path: &Path) -> Error {
         use std::io::ErrorKind as K;
@@ -139,7 +155,7 @@ impl Error {
                 _ => ErrorCode::Io,
             },
         };
-        Error::new(code, format!("{shown}: {err}"))
+        Error::new(code, format!("{shown}: {err}")).with_path(path)
     }
 }
 

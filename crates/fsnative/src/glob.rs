@@ -80,7 +80,8 @@ pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) ->
         return Err(Error::new(
             ErrorCode::NotADirectory,
             format!("glob base {} is not a directory", file.path.display()),
-        ));
+        )
+        .with_path(&file.path));
     }
     let options = WalkOptions {
         hidden: request.hidden,

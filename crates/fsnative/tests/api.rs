@@ -211,3 +211,34 @@ fn a_late_nul_byte_stops_a_small_file_where_it_stops_a_large_one() {
     assert_eq!(small_count, large_count);
     assert!(small_count < (before.len() / line.len()) as u64, "the search stopped at the NUL byte");
 }
+
+#[test]
+fn errors_about_a_path_carry_it_and_outside_errors_only_the_given_one() {
+    use fsnative::{ErrorCode, Intent};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("root");
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    std::fs::write(root.join("file.txt"), "x").unwrap();
+    std::os::unix::fs::symlink(dir.path().join("secret/deeper"), root.join("out")).unwrap();
+    let sandbox = Sandbox::new([&root]).unwrap();
+    let error = sandbox.validate("missing.txt", Intent::Read).unwrap_err();
+    assert_eq!((error.code(), error.path()), (ErrorCode::NotFound, Some(Path::new("missing.txt"))));
+    let error = sandbox.validate("file.txt/x", Intent::Read).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::NotADirectory);
+    assert_eq!(error.path(), Some(root.join("file.txt/x").as_path()));
+    let error = sandbox.validate("", Intent::Read).unwrap_err();
+    assert_eq!((error.code(), error.path()), (ErrorCode::InvalidPath, Some(Path::new(""))));
+    // Outside: the path as given, never where the link led.
+    let error = sandbox.validate("out/x", Intent::Write).unwrap_err();
+    assert_eq!((error.code(), error.path()), (ErrorCode::OutsideSandbox, Some(Path::new("out/x"))));
+    let error = Sandbox::new([root.join("nope")]).unwrap_err();
+    assert_eq!((error.code(), error.path()), (ErrorCode::NotFound, Some(root.join("nope").as_path())));
+    let error = sandbox
+        .glob(&GlobRequest { paths: fsnative::OneOrMany(vec!["file.txt".into()]), ..GlobRequest::new("*") });
+    let error = error.unwrap_err();
+    assert_eq!(
+        (error.code(), error.path()),
+        (ErrorCode::NotADirectory, Some(root.join("file.txt").as_path()))
+    );
+    assert_eq!(sandbox.grep(&GrepRequest::new("(")).unwrap_err().path(), None);
+}

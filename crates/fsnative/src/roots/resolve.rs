@@ -26,7 +26,7 @@ pub(crate) enum Resolution {
 /// Rejects NUL bytes, which no system call can carry.
 pub(crate) fn check_path_text(path: &Path) -> Result<()> {
     if path.as_os_str().as_encoded_bytes().contains(&0) {
-        return Err(Error::new(ErrorCode::InvalidPath, "path contains a NUL byte"));
+        return Err(Error::new(ErrorCode::InvalidPath, "path contains a NUL byte").with_path(path));
     }
     Ok(())
 }
@@ -73,13 +73,16 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
                     Ok(meta) if meta.file_type().is_symlink() => {
                         hops += 1;
                         if hops > MAX_SYMLINK_HOPS {
-                            return failed(Error::new(
-                                ErrorCode::SymlinkLoop,
-                                format!(
-                                    "{}: more than {MAX_SYMLINK_HOPS} symlinks (a loop?)",
-                                    path.display()
-                                ),
-                            ));
+                            return failed(
+                                Error::new(
+                                    ErrorCode::SymlinkLoop,
+                                    format!(
+                                        "{}: more than {MAX_SYMLINK_HOPS} symlinks (a loop?)",
+                                        path.display()
+                                    ),
+                                )
+                                .with_path(path),
+                            );
                         }
                         match std::fs::read_link(&candidate) {
                             Ok(target) => push_front_components(&mut pending, &target),
@@ -91,10 +94,13 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
                     }
                     Ok(meta) => {
                         if !meta.is_dir() && !pending.is_empty() {
-                            return failed(Error::new(
-                                ErrorCode::NotADirectory,
-                                format!("{}: {} is not a directory", path.display(), candidate.display()),
-                            ));
+                            return failed(
+                                Error::new(
+                                    ErrorCode::NotADirectory,
+                                    format!("{}: {} is not a directory", path.display(), candidate.display()),
+                                )
+                                .with_path(path),
+                            );
                         }
                         resolved = candidate;
                     }

@@ -59,7 +59,8 @@ impl Roots {
                     return Err(Error::new(
                         ErrorCode::NotFound,
                         format!("sandbox root {} does not exist", root.display()),
-                    ))
+                    )
+                    .with_path(root))
                 }
                 Err(err) => return Err(err),
             };
@@ -68,7 +69,8 @@ impl Roots {
                 return Err(Error::new(
                     ErrorCode::NotADirectory,
                     format!("sandbox root {} is not a directory", root.display()),
-                ));
+                )
+                .with_path(root));
             }
             if !canonical.contains(&resolved) {
                 canonical.push(resolved);
@@ -103,7 +105,8 @@ impl Roots {
                 match intent {
                     Intent::Write => Ok(target),
                     Intent::Read => {
-                        Err(Error::new(ErrorCode::NotFound, format!("{} does not exist", path.display())))
+                        let message = format!("{} does not exist", path.display());
+                        Err(Error::new(ErrorCode::NotFound, message).with_path(path))
                     }
                 }
             }
@@ -158,7 +161,7 @@ impl Roots {
     fn absolutize(&self, requested: &Path) -> Result<PathBuf> {
         check_path_text(requested)?;
         if requested.as_os_str().is_empty() {
-            return Err(Error::new(ErrorCode::InvalidPath, "empty path"));
+            return Err(Error::new(ErrorCode::InvalidPath, "empty path").with_path(requested));
         }
         let mut components = requested.components();
         if let Some(Component::Normal(first)) = components.clone().next() {
@@ -166,6 +169,7 @@ impl Roots {
                 components.next();
                 let home = home_dir().ok_or_else(|| {
                     Error::new(ErrorCode::InvalidPath, "`~` used but the home directory is unknown")
+                        .with_path(requested)
                 })?;
                 return Ok(home.join(components.as_path()));
             }
@@ -180,7 +184,8 @@ impl Roots {
         Err(self.outside(requested))
     }
 
-    /// The error for a `requested` path that lies outside every root.
+    /// The error for a `requested` path that lies outside every root: it names that path as
+    /// the caller gave it, and nothing learned by resolving it.
     fn outside(&self, requested: &Path) -> Error {
         let allowed: Vec<String> = self.paths.iter().map(|r| r.display().to_string()).collect();
         Error::new(
@@ -191,6 +196,7 @@ impl Roots {
                 allowed.join(", ")
             ),
         )
+        .with_path(requested)
     }
 }
 
