@@ -1,5 +1,6 @@
 // Type declarations of fsnative for Node.js. Option names, defaults and result shapes are
-// documented here and nowhere else in the package; the native core checks every option.
+// documented here and nowhere else in the package; the native core (`fsnative::options`)
+// checks every option and holds every default.
 
 /// <reference types="node" />
 
@@ -18,7 +19,7 @@ export interface NonUtf8Path {
 
 /**
  * A path given to fsnative: a string, or a Buffer of raw bytes for a name that is not UTF-8.
- * A string with a lone surrogate is refused with a `TypeError`.
+ * A string with a lone surrogate is refused with a `TypeError` (`ERR_INVALID_ARG_VALUE`).
  */
 export type PathInput = string | Buffer;
 
@@ -46,6 +47,11 @@ export type ErrorCode =
   | 'INVALID_CURSOR'
   /** No pattern, no root, an unknown file type. */
   | 'INVALID_ARGUMENT'
+  /**
+   * An unknown option, or an option value of the wrong type, out of range or with no JSON form
+   * (always an {@link InvalidOptionError}, whose `option` names it).
+   */
+  | 'INVALID_OPTION'
   /** Any other I/O failure. */
   | 'IO'
   /** A bug in fsnative (a panic caught at the boundary); please report it. */
@@ -53,14 +59,37 @@ export type ErrorCode =
 
 /**
  * A failure reported by the fsnative core. Options the core cannot use (unknown names, wrong
- * types or values) are `TypeError`s instead, with `code` `'ERR_INVALID_ARG_TYPE'` or
- * `'ERR_INVALID_ARG_VALUE'` and a message naming the option.
+ * types or values) are {@link InvalidOptionError}s, which are `FsnativeError`s (by
+ * `instanceof`) and `TypeError`s.
  */
 export class FsnativeError extends Error {
   constructor(code: ErrorCode, message: string, options?: ErrorOptions);
   /** What went wrong, as a stable code. */
   readonly code: ErrorCode;
-  readonly name: 'FsnativeError';
+  readonly name: 'FsnativeError' | 'InvalidOptionError';
+  /** The option an `INVALID_OPTION` error is about, as the caller spelled it. */
+  readonly option?: string;
+  /**
+   * The path an error about a file or path names (`NOT_FOUND`, `NOT_A_DIRECTORY`,
+   * `PERMISSION_DENIED`, `SYMLINK_LOOP`, `IO`, `INVALID_PATH`): a string, or a Buffer of its
+   * bytes when it is not UTF-8. An `OUTSIDE_SANDBOX` error carries the path as the caller gave
+   * it, never what it resolved to. Absent when no path is involved.
+   */
+  readonly path?: string | Buffer;
+}
+
+/**
+ * An unknown option, or an option value of the wrong type, out of range or with no JSON form:
+ * `code` `'INVALID_OPTION'` (the code Python's `InvalidOptionError` has), `option` its name as
+ * the caller spelled it, and a message in the core's words that says what the option accepts
+ * (``grep option `limit` must be a non-negative integer, not -1``). A `TypeError`, as Node's
+ * own argument checks throw, and an {@link FsnativeError} (`instanceof` says so).
+ */
+export class InvalidOptionError extends TypeError {
+  constructor(message: string, option: string, options?: ErrorOptions);
+  readonly code: 'INVALID_OPTION';
+  readonly name: 'InvalidOptionError';
+  readonly option: string;
 }
 
 /**
@@ -415,8 +444,10 @@ export interface GlobResult {
  * One or more root directories; every path, grep and glob stays inside them. Nothing outside
  * is read or listed: paths are resolved symlink by symlink before they are admitted.
  *
- * Every method throws (or rejects with) an {@link FsnativeError} for what the core refuses and
- * a `TypeError` for arguments it cannot use. The async methods run on the libuv thread pool.
+ * Every method throws (or rejects with) an {@link FsnativeError} for what the core refuses (an
+ * {@link InvalidOptionError}, also a `TypeError`, for an option it cannot use) and a
+ * `TypeError` for arguments that are not options. The async methods run on the libuv thread
+ * pool.
  */
 export class Sandbox {
   /**

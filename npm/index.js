@@ -3,9 +3,9 @@
 // The types, option names and defaults are documented once, in index.d.ts.
 
 const native = require('./lib/native');
-const { FsnativeError, AbortError, fromNative, codedTypeError } = require('./lib/errors');
+const { FsnativeError, InvalidOptionError, AbortError, fromNative } = require('./lib/errors');
 const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
-const { rootsArgument, pathArgument, splitSignal, optionsJson } = require('./lib/arguments');
+const { rootsArgument, pathArgument, splitSignal, optionsJson, syncOptionsJson } = require('./lib/arguments');
 const { grepResult } = require('./lib/transfer');
 
 /** One or more root directories, and every path, grep and glob kept inside them. */
@@ -26,36 +26,36 @@ class Sandbox {
 
   validatePath(path, options) {
     const checkedPath = pathArgument(path);
-    const json = optionsJson(options);
+    const json = optionsJson(options, 'validate_path');
     return callNative(() => this.#native.validatePath(checkedPath, json));
   }
 
   async grep(options) {
-    return grepResult(await runCancellable(options, (json, token) => this.#native.grep(json, token)));
+    return grepResult(await runCancellable(options, 'grep', (json, token) => this.#native.grep(json, token)));
   }
 
   grepSync(options) {
-    const json = syncOptionsJson(options);
+    const json = syncOptionsJson(options, 'grep');
     return grepResult(callNative(() => this.#native.grepSync(json)));
   }
 
   async grepText(options, format) {
-    const formatJson = optionsJson(format, 'format');
-    return JSON.parse(await runCancellable(options, (json, token) => this.#native.grepText(json, formatJson, token)));
+    const formatJson = optionsJson(format, 'render', 'format');
+    return JSON.parse(await runCancellable(options, 'grep', (json, token) => this.#native.grepText(json, formatJson, token)));
   }
 
   grepTextSync(options, format) {
-    const json = syncOptionsJson(options);
-    const formatJson = optionsJson(format, 'format');
+    const json = syncOptionsJson(options, 'grep');
+    const formatJson = optionsJson(format, 'render', 'format');
     return JSON.parse(callNative(() => this.#native.grepTextSync(json, formatJson)));
   }
 
   async glob(options) {
-    return globResult(JSON.parse(await runCancellable(options, (json, token) => this.#native.glob(json, token))));
+    return globResult(JSON.parse(await runCancellable(options, 'glob', (json, token) => this.#native.glob(json, token))));
   }
 
   globSync(options) {
-    const json = syncOptionsJson(options);
+    const json = syncOptionsJson(options, 'glob');
     return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
   }
 }
@@ -84,22 +84,14 @@ function callNative(call) {
   }
 }
 
-/** The options of a synchronous call, which cannot be interrupted and so takes no `signal`. */
-function syncOptionsJson(options) {
-  if (options?.signal !== undefined) {
-    throw codedTypeError('ERR_INVALID_ARG_VALUE', 'The "signal" option is for the async methods; a synchronous call cannot be interrupted');
-  }
-  return optionsJson(options);
-}
-
 /**
  * Starts an async call into the addon with the options' `signal` wired to a native cancel
  * token. Once the signal aborts, the call rejects with an AbortError; the core stops soon
  * after (it checks the token between files and lines).
  */
-async function runCancellable(options, start) {
-  const { signal, rest } = splitSignal(options);
-  const json = optionsJson(rest);
+async function runCancellable(options, operation, start) {
+  const { signal, rest } = splitSignal(options, operation);
+  const json = optionsJson(rest, operation);
   if (signal?.aborted) {
     throw abortErrorFor(signal);
   }
@@ -121,4 +113,4 @@ async function runCancellable(options, start) {
   return output;
 }
 
-module.exports = { Sandbox, FsnativeError, AbortError };
+module.exports = { Sandbox, FsnativeError, InvalidOptionError, AbortError };

@@ -1,9 +1,11 @@
 'use strict';
-// Checks of the arguments that JavaScript alone can judge, before they reach the addon.
-// Option names and values are judged by the core (see bindings/node/src/options.rs); this
-// only makes sure the options object survives JSON.stringify without losing anything.
+// Checks of what JavaScript alone can judge, before it reaches the addon: the roots and path
+// arguments, the options object as an object, its `signal`, and values with no JSON form.
+// Option names and values are judged by the core (`fsnative::options`), which words every
+// complaint; a value JSON cannot carry is refused in its words too (`native.unconvertible`).
 
-const { codedTypeError } = require('./errors');
+const native = require('./native');
+const { InvalidOptionError, codedTypeError, fromNative } = require('./errors');
 
 /** `roots` as the addon takes them: an array of strings or Buffers. */
 function rootsArgument(roots) {
@@ -29,25 +31,35 @@ function pathArgument(path, name = 'path') {
 }
 
 /**
- * Splits `signal` off an async call's options; the rest go to the addon.
+ * Splits `signal` off the options of an async `operation` (`grep`, `glob`); the rest go to
+ * the addon.
  * @returns {{ signal: AbortSignal | undefined, rest: object | undefined }}
  */
-function splitSignal(options) {
+function splitSignal(options, operation) {
   if (!isOptionsObject(options)) {
     return { signal: undefined, rest: options };
   }
   const { signal, ...rest } = options;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw typeError('signal', 'an AbortSignal', signal, 'option');
+    throw new InvalidOptionError(`${operation} option \`signal\` must be an AbortSignal, not ${describe(signal)}`, 'signal');
   }
   return { signal, rest };
 }
 
+/** The options of a synchronous call, which cannot be interrupted and so takes no `signal`. */
+function syncOptionsJson(options, operation) {
+  if (options?.signal !== undefined) {
+    throw new InvalidOptionError(`${operation} option \`signal\` is for the async methods; a synchronous call cannot be interrupted`, 'signal');
+  }
+  return optionsJson(options, operation);
+}
+
 /**
- * The JSON text of an options object for the addon. `undefined` values are left out (the
- * option keeps its default); values JSON would change or drop are refused, naming the option.
+ * The JSON text of the options of `operation` (as the core names it: `grep`, `glob`, `render`,
+ * `validate_path`) for the addon. `undefined` values are left out (the option keeps its
+ * default); a value JSON would change or drop is refused with the core's INVALID_OPTION error.
  */
-function optionsJson(options, name = 'options') {
+function optionsJson(options, operation, name = 'options') {
   if (options === undefined) {
     return '{}';
   }
@@ -55,52 +67,63 @@ function optionsJson(options, name = 'options') {
     throw typeError(name, 'an object', options);
   }
   let option = '';
-  // How deep each object or array lies: JSON.stringify itself would overflow the stack (a
-  // RangeError) on a value nested thousands deep before the core could refuse it.
-  const levels = new WeakMap();
+  // How deep each object or array lies (the options object at -1): JSON.stringify itself would
+  // overflow the stack on a value nested thousands deep.
+  const depths = new WeakMap([[options, -1]]);
   try {
     return JSON.stringify(options, check);
   } catch (err) {
     if (err instanceof TypeError && err.code === undefined) {
-      // A value that contains itself.
-      throw codedTypeError('ERR_INVALID_ARG_VALUE', `The "${option}" option cannot be converted to JSON: ${err.message.split('\n')[0]}`);
+      throw unconvertible(operation, option, 'a value that contains itself');
     }
     throw err;
   }
 
   function check(key, value) {
+    const depth = depths.get(this) + 1;
+    if (Number.isNaN(depth)) {
+      // The wrapper JSON.stringify starts from; `value` is not `options` when its toJSON replaced it.
+      if (value !== options) throw typeError(name, 'an object', options);
+      return value;
+    }
     if (this === options) {
       option = key;
     }
-    const level = (levels.get(this) ?? 0) + 1;
-    if (key !== '') {
-      checkJsonValue(this[key], option);
-      if (level > MAX_NESTING) {
-        throw codedTypeError('ERR_INVALID_ARG_VALUE', `The "${option}" option is nested more than ${MAX_NESTING} levels deep`);
-      }
+    const got = key.isWellFormed() ? unconvertibleKind(this[key], depth) : 'named with a lone surrogate';
+    if (got !== null) {
+      throw unconvertible(operation, option.toWellFormed(), got);
     }
     if (typeof value === 'object' && value !== null) {
-      levels.set(value, level);
+      depths.set(value, depth);
     }
     return value;
   }
 }
 
-/** Options hold strings or lists of strings; anything nested this deep is not one. */
-const MAX_NESTING = 16;
+/** How a value with no JSON form (at `depth`, 0 for an option's own value) is described, or null. */
+function unconvertibleKind(value, depth) {
+  if (depth > native.MAX_VALUE_DEPTH) return `arrays nested more than ${native.MAX_VALUE_DEPTH} deep`;
+  switch (typeof value) {
+    case 'string':
+      return value.isWellFormed() ? null : 'a string with a lone surrogate';
+    case 'number':
+      return Number.isFinite(value) ? null : `${value}, not finite`;
+    case 'object':
+      return value === null || Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value)) ? null : describe(value);
+    case 'undefined':
+    case 'boolean':
+      return null;
+    default:
+      return `a ${typeof value}`;
+  }
+}
 
-function checkJsonValue(value, option) {
-  const what = typeof value;
-  const lossless =
-    value === null ||
-    value === undefined ||
-    (what === 'string' && value.isWellFormed()) ||
-    what === 'boolean' ||
-    (what === 'number' && Number.isFinite(value)) ||
-    Array.isArray(value) ||
-    (what === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value)));
-  if (!lossless) {
-    throw typeError(option, 'a string (without lone surrogates), a finite number, a boolean, null or an array of these', value, 'option');
+/** The core's INVALID_OPTION error for a value of `option` with no JSON form. */
+function unconvertible(operation, option, got) {
+  try {
+    native.unconvertible(operation, option, got);
+  } catch (err) {
+    return fromNative(err);
   }
 }
 
@@ -108,16 +131,24 @@ function isOptionsObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function typeError(name, expected, actual, kind = 'argument') {
-  return codedTypeError('ERR_INVALID_ARG_TYPE', `The "${name}" ${kind} must be ${expected}; got ${describe(actual)}`);
+function typeError(name, expected, actual) {
+  return codedTypeError('ERR_INVALID_ARG_TYPE', `The "${name}" argument must be ${expected}; got ${describe(actual)}`);
 }
 
 function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`;
-  if (typeof value === 'function') return 'a function';
-  return `type ${typeof value} (${String(value).slice(0, 40)})`;
+  switch (typeof value) {
+    case 'object':
+      return `an instance of ${value.constructor?.name ?? 'Object'}`;
+    case 'string':
+      return JSON.stringify(value.slice(0, 40));
+    case 'number':
+    case 'boolean':
+      return String(value);
+    default:
+      return `a ${typeof value}`;
+  }
 }
 
-module.exports = { rootsArgument, pathArgument, splitSignal, optionsJson };
+module.exports = { rootsArgument, pathArgument, splitSignal, optionsJson, syncOptionsJson };

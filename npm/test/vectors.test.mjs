@@ -99,13 +99,13 @@ async function grep(sandbox, args) {
   return { text };
 }
 
-/** `{ value }`, or `{ code }` for an fsnative error; a TypeError is an unusable vector. */
+/** `{ value }`, or `{ code }` for an fsnative error; an option error is an unusable vector. */
 async function outcomeOf(run) {
   try {
     return { value: await run() };
   } catch (err) {
-    if (err instanceof FsnativeError) return { code: err.code };
     if (err instanceof TypeError) return { code: `BAD_VECTOR: ${err.message}` };
+    if (err instanceof FsnativeError) return { code: err.code };
     throw err;
   }
 }

@@ -12,7 +12,7 @@ use napi::bindgen_prelude::{ToNapiValue, TypeName};
 use napi::{sys, Env, Task, ValueType};
 use serde::Serialize;
 
-use crate::errors::rejection;
+use crate::errors::to_js;
 use crate::output::{camel_case_json, glob_json};
 use crate::transfer::GrepTransfer;
 
@@ -114,6 +114,6 @@ impl Task for CoreCall {
 
     /// Back on the JavaScript thread: resolves with the answer or rejects with the coded error.
     fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Answer> {
-        output.map_err(|err| rejection(env, err))
+        output.map_err(|err| to_js(&env, &err))
     }
 }

@@ -1,36 +1,33 @@
-//! How failures reach JavaScript: an `Error` whose `code` is the core's stable code
-//! (`OUTSIDE_SANDBOX`, …), or [`INVALID_OPTION`] for options the core cannot use. The
-//! package's JavaScript turns the first into `FsnativeError` and the second into `TypeError`.
+//! How the core's errors reach JavaScript: an `Error` whose `code` is the core's stable code
+//! (`OUTSIDE_SANDBOX`, `INVALID_OPTION`, …), with `option` (the option it is about) and `path`
+//! (the path it is about: a string, or a Buffer of raw bytes when it is not UTF-8) when the
+//! core gives them. The package's JavaScript turns it into `FsnativeError` or, for
+//! `INVALID_OPTION`, `InvalidOptionError`.
 
-use napi::{Env, JsError};
+use std::os::unix::ffi::OsStrExt;
 
-/// The `code` of errors about options; Node uses it for `TypeError`s about argument values.
-pub const INVALID_OPTION: &str = "ERR_INVALID_ARG_VALUE";
+use napi::bindgen_prelude::{Buffer, Object};
+use napi::{Env, JsError, JsValue};
 
-/// A napi error whose status string becomes the JavaScript error's `code`.
-pub type CodedError = napi::Error<&'static str>;
-
-/// The result of every entry point (napi recognises the name `Result`).
-pub type Result<T, E = CodedError> = std::result::Result<T, E>;
-
-/// Runs `work` under [`fsnative::catch_panic`]: a panic anywhere in it becomes an `INTERNAL`
-/// error.
-pub fn guarded<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
-    fsnative::catch_panic(|| Ok(work())).map_err(from_core)?
+/// Runs `work` under [`fsnative::catch_panic`] (a panic becomes an `INTERNAL` error) and
+/// makes its error the JavaScript error.
+pub fn guarded<T>(env: &Env, work: impl FnOnce() -> fsnative::Result<T>) -> napi::Result<T> {
+    fsnative::catch_panic(work).map_err(|err| to_js(env, &err))
 }
 
-/// The core's error, keeping its code and message.
-pub fn from_core(err: fsnative::Error) -> CodedError {
-    napi::Error::new(err.code().as_str(), err.message())
-}
-
-/// An error about options; `message` names the option.
-pub fn invalid_option(message: String) -> CodedError {
-    napi::Error::new(INVALID_OPTION, message)
-}
-
-/// The core's error as the rejection of a promise: napi rejects with the JavaScript error
-/// object an error was made from, so the code survives the trip through the task.
-pub fn rejection(env: Env, err: fsnative::Error) -> napi::Error {
-    napi::Error::from(JsError::from(from_core(err)).into_unknown(env))
+/// The core's error as the JavaScript error object that napi throws or rejects with.
+pub fn to_js(env: &Env, err: &fsnative::Error) -> napi::Error {
+    let coded = napi::Error::new(err.code().as_str(), err.message());
+    let error = JsError::from(coded).into_unknown(*env);
+    let fields = error.coerce_to_object().and_then(|mut object: Object| {
+        if let Some(option) = err.option() {
+            object.set("option", option)?;
+        }
+        match err.path().map(|path| path.to_str().ok_or(path)) {
+            Some(Ok(text)) => object.set("path", text),
+            Some(Err(bytes)) => object.set("path", Buffer::from(bytes.as_os_str().as_bytes())),
+            None => Ok(()),
+        }
+    });
+    fields.map_or_else(|failure| failure, |()| napi::Error::from(error))
 }

@@ -9,10 +9,11 @@ use fsnative::{GlobResult, GlobStats, Truncation};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-use crate::keys::write_camel;
+use fsnative::options::snake_to_camel;
 
-/// Serializes `value` as compact JSON whose object keys are renamed to camelCase (see
-/// [`crate::keys`]); string values are left exactly as they are.
+/// Serializes `value` as compact JSON whose object keys are renamed to camelCase (by the
+/// core's `snake_to_camel`, the rule options are named by); string values are left exactly as
+/// they are.
 pub fn camel_case_json<T: Serialize>(value: &T) -> fsnative::Result<String> {
     let mut out = Vec::with_capacity(4096);
     let mut serializer = serde_json::Serializer::with_formatter(&mut out, CamelCaseKeys::default());
@@ -98,7 +99,7 @@ impl Formatter for CamelCaseKeys {
         fragment: &str,
     ) -> io::Result<()> {
         if self.in_key {
-            write_camel(fragment, |piece| self.inner.write_string_fragment(writer, piece))
+            self.inner.write_string_fragment(writer, &snake_to_camel(fragment))
         } else {
             self.inner.write_string_fragment(writer, fragment)
         }

@@ -6,15 +6,16 @@
 
 use std::sync::Arc;
 
+use fsnative::render::Format;
 use fsnative::{GlobRequest, GrepRequest, Intent, Sandbox};
 use napi::bindgen_prelude::AsyncTask;
+use napi::{Env, Result};
 use napi_derive::napi;
-use serde::Deserialize;
 
 use crate::call::{Answer, CoreCall, Operation};
 use crate::cancel::CancelToken;
-use crate::errors::{from_core, guarded, Result};
-use crate::options;
+use crate::errors::guarded;
+use crate::options::build;
 use crate::paths::{self, PathArg, PathValue};
 
 /// A set of allowed roots, built once; validation and searches only read it.
@@ -23,67 +24,56 @@ pub struct NativeSandbox {
     sandbox: Arc<Sandbox>,
 }
 
-/// The options of `validatePath`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ValidateOptions {
-    #[serde(default = "read_intent")]
-    intent: Intent,
-}
-
-fn read_intent() -> Intent {
-    Intent::Read
-}
-
 #[napi]
 impl NativeSandbox {
     /// Validates and canonicalises the roots.
     #[napi(constructor)]
-    pub fn new(roots: Vec<PathArg>) -> Result<Self> {
-        guarded(|| {
-            let roots: Vec<_> = roots.into_iter().map(paths::from_js).collect();
-            let sandbox = Sandbox::new(&roots).map_err(from_core)?;
-            Ok(NativeSandbox { sandbox: Arc::new(sandbox) })
-        })
+    pub fn new(env: Env, roots: Vec<PathArg>) -> Result<Self> {
+        let roots: Vec<_> = roots.into_iter().map(paths::from_js).collect();
+        guarded(&env, || Ok(NativeSandbox { sandbox: Arc::new(Sandbox::new(&roots)?) }))
     }
 
     /// The canonical roots.
     #[napi(getter)]
-    pub fn roots(&self) -> Result<Vec<PathValue>> {
-        guarded(|| Ok(self.sandbox.roots().iter().map(|root| paths::to_js(root)).collect()))
+    pub fn roots(&self, env: Env) -> Result<Vec<PathValue>> {
+        guarded(&env, || Ok(self.sandbox.roots().iter().map(|root| paths::to_js(root)).collect()))
     }
 
     /// The canonical absolute path `path` names, if the sandbox admits it.
     #[napi]
-    pub fn validate_path(&self, path: PathArg, options: String) -> Result<PathValue> {
-        guarded(|| {
-            let ValidateOptions { intent } = options::parse(&options, "validatePath")?;
-            let resolved = self.sandbox.validate(paths::from_js(path), intent).map_err(from_core)?;
-            Ok(paths::to_js(&resolved))
+    pub fn validate_path(&self, env: Env, path: PathArg, options: String) -> Result<PathValue> {
+        guarded(&env, || {
+            let intent = build(&options, Intent::from_options)?;
+            Ok(paths::to_js(&self.sandbox.validate(paths::from_js(path), intent)?))
         })
     }
 
     /// Content search on the thread pool; resolves with the result packed for transfer
     /// (see [`crate::transfer`]).
     #[napi]
-    pub fn grep(&self, options: String, cancel: Option<&CancelToken>) -> Result<AsyncTask<CoreCall>> {
-        let request: GrepRequest = options::parse(&options, "grep")?;
+    pub fn grep(
+        &self,
+        env: Env,
+        options: String,
+        cancel: Option<&CancelToken>,
+    ) -> Result<AsyncTask<CoreCall>> {
+        let request = guarded(&env, || build(&options, GrepRequest::from_options))?;
         Ok(AsyncTask::new(self.call(Operation::Grep(request), cancel)))
     }
 
     /// Content search in place; returns the result packed for transfer.
     #[napi]
-    pub fn grep_sync(&self, options: String) -> Result<Answer> {
-        let request: GrepRequest = options::parse(&options, "grep")?;
-        self.call(Operation::Grep(request), None).run().map_err(from_core)
+    pub fn grep_sync(&self, env: Env, options: String) -> Result<Answer> {
+        guarded(&env, || self.call(Operation::Grep(build(&options, GrepRequest::from_options)?), None).run())
     }
 
     /// Content search in place; returns the result's camelCase JSON, which the result packed
     /// by `grepSync` must decode to: the package's tests compare the two.
     #[napi]
-    pub fn grep_json_sync(&self, options: String) -> Result<Answer> {
-        let request: GrepRequest = options::parse(&options, "grep")?;
-        self.call(Operation::GrepJson(request), None).run().map_err(from_core)
+    pub fn grep_json_sync(&self, env: Env, options: String) -> Result<Answer> {
+        guarded(&env, || {
+            self.call(Operation::GrepJson(build(&options, GrepRequest::from_options)?), None).run()
+        })
     }
 
     /// Content search on the thread pool; resolves with the JSON of ripgrep's output in
@@ -91,37 +81,44 @@ impl NativeSandbox {
     #[napi]
     pub fn grep_text(
         &self,
+        env: Env,
         options: String,
         format: String,
         cancel: Option<&CancelToken>,
     ) -> Result<AsyncTask<CoreCall>> {
-        let request: GrepRequest = options::parse(&options, "grep")?;
-        let format = options::parse_format(&format)?;
-        Ok(AsyncTask::new(self.call(Operation::GrepText(request, format), cancel)))
+        let operation = guarded(&env, || grep_text(&options, &format))?;
+        Ok(AsyncTask::new(self.call(operation, cancel)))
     }
 
     /// Content search in place; returns the JSON of ripgrep's output in `format` and the
     /// page's truncation.
     #[napi]
-    pub fn grep_text_sync(&self, options: String, format: String) -> Result<Answer> {
-        let request: GrepRequest = options::parse(&options, "grep")?;
-        let format = options::parse_format(&format)?;
-        self.call(Operation::GrepText(request, format), None).run().map_err(from_core)
+    pub fn grep_text_sync(&self, env: Env, options: String, format: String) -> Result<Answer> {
+        guarded(&env, || self.call(grep_text(&options, &format)?, None).run())
     }
 
     /// File-name search on the thread pool; resolves with the result's JSON.
     #[napi]
-    pub fn glob(&self, options: String, cancel: Option<&CancelToken>) -> Result<AsyncTask<CoreCall>> {
-        let request: GlobRequest = options::parse(&options, "glob")?;
+    pub fn glob(
+        &self,
+        env: Env,
+        options: String,
+        cancel: Option<&CancelToken>,
+    ) -> Result<AsyncTask<CoreCall>> {
+        let request = guarded(&env, || build(&options, GlobRequest::from_options))?;
         Ok(AsyncTask::new(self.call(Operation::Glob(request), cancel)))
     }
 
     /// File-name search in place; returns the result's JSON.
     #[napi]
-    pub fn glob_sync(&self, options: String) -> Result<Answer> {
-        let request: GlobRequest = options::parse(&options, "glob")?;
-        self.call(Operation::Glob(request), None).run().map_err(from_core)
+    pub fn glob_sync(&self, env: Env, options: String) -> Result<Answer> {
+        guarded(&env, || self.call(Operation::Glob(build(&options, GlobRequest::from_options)?), None).run())
     }
+}
+
+/// `grepText`'s operation: the request, then the render format.
+fn grep_text(options: &str, format: &str) -> fsnative::Result<Operation> {
+    Ok(Operation::GrepText(build(options, GrepRequest::from_options)?, build(format, Format::from_options)?))
 }
 
 impl NativeSandbox {

@@ -310,11 +310,16 @@ describe('hostile arguments', () => {
   ];
   const GLOB_OPTIONS = ['pattern', 'patterns', 'path', 'paths', 'caseInsensitive', 'hidden', 'followLinks', 'noIgnore', 'maxDepth', 'kind', 'sort', 'limit', 'timeoutMs'];
 
-  /** A result, a TypeError with Node's argument codes, or an FsnativeError with a documented code; anything else fails. */
+  /**
+   * A result, a TypeError with Node's argument codes, an InvalidOptionError (a TypeError and an
+   * FsnativeError) or an FsnativeError with a documented code; anything else fails.
+   */
   function assertClean(outcome, what) {
     if (outcome.status === 'fulfilled') return;
     const err = outcome.reason;
-    if (err instanceof TypeError) {
+    if (err instanceof TypeError && err.code === 'INVALID_OPTION') {
+      assert.ok(err instanceof FsnativeError && typeof err.option === 'string', `${what}: ${err.message}`);
+    } else if (err instanceof TypeError) {
       assert.match(err.code ?? '', /^ERR_INVALID_ARG_(TYPE|VALUE)$/, `${what}: ${err.message}`);
     } else {
       assert.ok(err instanceof FsnativeError, `${what}: ${err?.stack ?? err}`);
@@ -367,26 +372,27 @@ describe('hostile arguments', () => {
     assert.ok(pending.length > 4000);
   });
 
-  test('odd option names are TypeErrors naming them', async () => {
+  test('odd option names are InvalidOptionErrors naming them', async () => {
     const keys = ['', '_', '__', 'A', 'MaxDepth', 'max__depth', '_limit', 'limit_', 'é_é', 'x_É', '\u0000', 'constructor', 'toString', 'x'.repeat(100_000)];
     for (const key of keys) {
-      await assert.rejects(sandbox.grep({ pattern: 'needle', [key]: 1 }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' }, JSON.stringify(key.slice(0, 20)));
-      assert.throws(() => sandbox.globSync({ pattern: '**', [key]: 1 }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
-      assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { [key]: 1 }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
-      assert.throws(() => sandbox.validatePath('a.txt', { [key]: 1 }), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
+      await assert.rejects(sandbox.grep({ pattern: 'needle', [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' }, JSON.stringify(key.slice(0, 20)));
+      assert.throws(() => sandbox.globSync({ pattern: '**', [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
+      assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
+      assert.throws(() => sandbox.validatePath('a.txt', { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
     }
-    await assert.rejects(sandbox.grep(JSON.parse('{"pattern":"needle","__proto__":{"limit":1}}')), { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' });
+    await assert.rejects(sandbox.grep(JSON.parse('{"pattern":"needle","__proto__":{"limit":1}}')), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
     // Inherited properties are not options: JSON.stringify sees own properties only.
     const inherited = Object.create({ limit: 1, pattern: 'x' });
     inherited.pattern = 'needle';
     assert.equal((await sandbox.grep(inherited)).totalMatches, 2);
   });
 
-  test('numbers out of range, not finite or negative are TypeErrors naming the option', async () => {
+  test('numbers out of range, not finite or negative are InvalidOptionErrors (TypeErrors) naming the option', async () => {
     for (const option of ['limit', 'maxDepth', 'maxFilesize', 'context', 'maxColumns', 'timeoutMs', 'threads', 'maxCountPerFile']) {
       for (const value of [NaN, Infinity, -Infinity, 2 ** 64, 1e308, -1, -1e308, 1.5, Number.MIN_SAFE_INTEGER]) {
         await assert.rejects(sandbox.grep({ pattern: 'needle', [option]: value }), (err) => {
-          assert.ok(err instanceof TypeError, `${option}=${value}: ${err}`);
+          assert.ok(err instanceof TypeError && err.code === 'INVALID_OPTION', `${option}=${value}: ${err}`);
+          assert.equal(err.option, option);
           assert.ok(err.message.includes(option), `${option}=${value}: "${err.message}"`);
           return true;
         });
@@ -467,7 +473,7 @@ describe('hostile arguments', () => {
     circular.push(circular);
     const self = { pattern: 'x' };
     self.self = self;
-    const coded = { name: 'TypeError', code: 'ERR_INVALID_ARG_VALUE' };
+    const coded = { name: 'InvalidOptionError', code: 'INVALID_OPTION' };
     await assert.rejects(sandbox.grep({ pattern: nested }), coded);
     await assert.rejects(sandbox.grep({ pattern: 'needle', glob: nested }), coded);
     assert.throws(() => sandbox.globSync({ pattern: nested }), coded);

@@ -7,16 +7,17 @@ import { createRequire } from 'node:module';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import fsnative, { AbortError, FsnativeError, Sandbox } from 'fsnative';
+import fsnative, { AbortError, FsnativeError, InvalidOptionError, Sandbox } from 'fsnative';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../..', import.meta.url));
 
 test('ESM named and default exports are the CommonJS exports', () => {
   const required = createRequire(import.meta.url)('fsnative');
-  assert.deepEqual(Object.keys(required).sort(), ['AbortError', 'FsnativeError', 'Sandbox']);
+  assert.deepEqual(Object.keys(required).sort(), ['AbortError', 'FsnativeError', 'InvalidOptionError', 'Sandbox']);
   assert.equal(Sandbox, required.Sandbox);
   assert.equal(FsnativeError, required.FsnativeError);
   assert.equal(AbortError, required.AbortError);
+  assert.equal(InvalidOptionError, required.InvalidOptionError);
   assert.equal(fsnative, required);
 });
 

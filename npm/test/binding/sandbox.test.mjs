@@ -25,11 +25,11 @@ function assertCode(run, code) {
   });
 }
 
-/** Asserts that `run` throws a TypeError whose message names `option`. */
+/** Asserts that `run` throws a TypeError (an argument's, or an InvalidOptionError) whose message names `option`. */
 function assertTypeError(run, option) {
   assert.throws(run, (err) => {
     assert.ok(err instanceof TypeError, `expected a TypeError, got ${err}`);
-    assert.match(err.code, /^ERR_INVALID_ARG_(TYPE|VALUE)$/);
+    assert.match(err.code, /^(ERR_INVALID_ARG_(TYPE|VALUE)|INVALID_OPTION)$/);
     assert.ok(err.message.includes(option), `"${err.message}" does not name ${option}`);
     return true;
   });

@@ -1,5 +1,6 @@
 // grep, grepText and glob: typed camelCase results, sync and async alike, options checked by
-// the core and reported as TypeErrors naming the option, and the core's error codes.
+// the core and reported as InvalidOptionErrors (TypeErrors) naming the option, and the core's
+// error codes.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
