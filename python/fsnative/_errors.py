@@ -11,11 +11,16 @@ from __future__ import annotations
 class FsnativeError(Exception):
     """Base class of every error from fsnative's core; ``code`` is its stable error code.
 
-    ``option`` names the option an :class:`InvalidOptionError` is about (else None).
+    ``option`` names the option an :class:`InvalidOptionError` is about (else None). ``path`` is
+    the path an error about a file or path names (``NOT_FOUND``, ``NOT_A_DIRECTORY``,
+    ``PERMISSION_DENIED``, ``SYMLINK_LOOP``, ``IO``, ``INVALID_PATH``; for
+    ``OUTSIDE_SANDBOX`` the path as the caller gave it, never what it resolved to), a ``str``
+    decoded like :func:`os.fsdecode`; else None.
     """
 
     code: str
     option: str | None = None
+    path: str | None = None
 
 
 class OutsideSandboxError(FsnativeError, PermissionError):
@@ -128,7 +133,9 @@ _CLASSES_BY_CODE: dict[str, type[FsnativeError]] = {
 }
 
 
-def error_for(code: str, message: str, option: str | None = None) -> FsnativeError:
+def error_for(
+    code: str, message: str, option: str | None = None, path: str | None = None
+) -> FsnativeError:
     """The exception for a core error: an instance of its code's class."""
     cls = _CLASSES_BY_CODE.get(code)
     error = FsnativeError(message) if cls is None else cls(message)
@@ -136,4 +143,6 @@ def error_for(code: str, message: str, option: str | None = None) -> FsnativeErr
         error.code = code
     if option is not None:
         error.option = option
+    if path is not None:
+        error.path = path
     return error

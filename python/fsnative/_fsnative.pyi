@@ -59,7 +59,13 @@ class CancelToken:
 
 @disjoint_base
 class Sandbox:
-    """A set of allowed root directories; every path and search stays inside them."""
+    """A set of allowed root directories; every path and search stays inside them.
+
+    An error about a file or path (``NOT_FOUND``, ``NOT_A_DIRECTORY``, ``PERMISSION_DENIED``,
+    ``SYMLINK_LOOP``, ``IO``, ``INVALID_PATH``) carries it as ``error.path``, a ``str`` decoded
+    like ``os.fsdecode``; an ``OUTSIDE_SANDBOX`` error carries the path as given, never what it
+    resolved to (see :class:`FsnativeError` in ``fsnative._errors``).
+    """
 
     def __new__(cls, roots: Iterable[_FsPath]) -> Sandbox:
         """Builds a sandbox from root directories; each must exist and is canonicalised.

@@ -76,6 +76,26 @@ def test_core_errors_carry_their_code(sandbox: Sandbox, tree: Path, tmp_path: Pa
     assert isinstance(error, fsnative.NotFoundError) and "missing.txt" in str(error)
 
 
+def test_errors_about_a_path_carry_it(sandbox: Sandbox, tree: Path, tmp_path: Path) -> None:
+    root = os.path.realpath(tree)
+    (tree / "loop").symlink_to("loop")
+    (tree / "etc-link").symlink_to("/etc")
+    assert raises("NOT_FOUND", lambda: sandbox.validate_path("missing.txt")).path == "missing.txt"
+    assert raises("NOT_FOUND", lambda: sandbox.grep("x", path="gone")).path == "gone"
+    assert raises("NOT_FOUND", lambda: Sandbox([tmp_path / "nope"])).path == str(tmp_path / "nope")
+    assert raises("NOT_A_DIRECTORY", lambda: sandbox.validate_path("a.txt/x")).path == f"{root}/a.txt/x"
+    assert raises("NOT_A_DIRECTORY", lambda: sandbox.glob("*", path="a.txt")).path == f"{root}/a.txt"
+    assert raises("SYMLINK_LOOP", lambda: sandbox.validate_path("loop")).path == f"{root}/loop"
+    assert raises("INVALID_PATH", lambda: sandbox.validate_path("")).path == ""
+    # Outside: the path as given, never where the link led.
+    assert raises("OUTSIDE_SANDBOX", lambda: sandbox.validate_path("etc-link/passwd")).path == "etc-link/passwd"
+    # Not UTF-8: decoded like os.fsdecode, so os.fsencode gives the bytes back.
+    error = raises("NOT_FOUND", lambda: sandbox.validate_path(b"missing\xff"))
+    assert error.path is not None and os.fsencode(error.path) == b"missing\xff"
+    assert raises("INVALID_PATTERN", lambda: sandbox.grep("(")).path is None
+    assert raises("INVALID_OPTION", lambda: sandbox.grep("x", limit=-1)).path is None
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="permission bits do not apply to root")
 def test_permission_denied(sandbox: Sandbox, tree: Path) -> None:
     (tree / "locked").mkdir(mode=0o000)
