@@ -103,19 +103,11 @@ function optionsJson(options, operation, name = 'options') {
 /** How a value with no JSON form (at `depth`, 0 for an option's own value) is described, or null. */
 function unconvertibleKind(value, depth) {
   if (depth > native.MAX_VALUE_DEPTH) return `arrays nested more than ${native.MAX_VALUE_DEPTH} deep`;
-  switch (typeof value) {
-    case 'string':
-      return value.isWellFormed() ? null : 'a string with a lone surrogate';
-    case 'number':
-      return Number.isFinite(value) ? null : `${value}, not finite`;
-    case 'object':
-      return value === null || Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value)) ? null : describe(value);
-    case 'undefined':
-    case 'boolean':
-      return null;
-    default:
-      return `a ${typeof value}`;
-  }
+  const what = typeof value;
+  if (what === 'string') return value.isWellFormed() ? null : 'a string with a lone surrogate';
+  if (what === 'number') return Number.isFinite(value) ? null : `${value}, not finite`;
+  if (what !== 'object') return what === 'undefined' || what === 'boolean' ? null : `a ${what}`;
+  return value === null || Array.isArray(value) || [Object.prototype, null].includes(Object.getPrototypeOf(value)) ? null : describe(value);
 }
 
 /** The core's INVALID_OPTION error for a value of `option` with no JSON form. */
@@ -138,17 +130,10 @@ function typeError(name, expected, actual) {
 function describe(value) {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'object':
-      return `an instance of ${value.constructor?.name ?? 'Object'}`;
-    case 'string':
-      return JSON.stringify(value.slice(0, 40));
-    case 'number':
-    case 'boolean':
-      return String(value);
-    default:
-      return `a ${typeof value}`;
-  }
+  const what = typeof value;
+  if (what === 'object') return `an instance of ${value.constructor?.name ?? 'Object'}`;
+  if (what === 'string') return JSON.stringify(value.slice(0, 40));
+  return what === 'number' || what === 'boolean' ? String(value) : `a ${what}`;
 }
 
 module.exports = { rootsArgument, pathArgument, splitSignal, optionsJson, syncOptionsJson };
