@@ -45,7 +45,7 @@ async function runVector(vector, trees) {
   }
 }
 
-/** Runs the vector's operation: `{ value }` or `{ code }` (an error code). */
+/** Runs the vector's operation: `{ value }` or `{ code, path }` (an error code and the path it names). */
 async function execute(vector, base, args) {
   const roots = Array.isArray(vector.roots)
     ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
@@ -99,13 +99,13 @@ async function grep(sandbox, args) {
   return { text };
 }
 
-/** `{ value }`, or `{ code }` for an fsnative error; an option error is an unusable vector. */
+/** `{ value }`, or `{ code, path }` for an fsnative error (INVALID_OPTION included); another TypeError is an unusable vector. */
 async function outcomeOf(run) {
   try {
     return { value: await run() };
   } catch (err) {
+    if (err instanceof FsnativeError) return { code: err.code, path: err.path, message: err.message };
     if (err instanceof TypeError) return { code: `BAD_VECTOR: ${err.message}` };
-    if (err instanceof FsnativeError) return { code: err.code };
     throw err;
   }
 }
@@ -115,9 +115,12 @@ function compareOutcome(vector, outcome, base) {
   if (expectedError !== undefined) {
     assert.ok('code' in outcome, `expected error ${expectedError}, got ${JSON.stringify(outcome.value)}`);
     assert.equal(outcome.code, expectedError, `expected error ${expectedError}, got error ${outcome.code}`);
+    if (vector.expect_error_path !== undefined) {
+      assert.equal(outcome.path?.toString().split(base).join('$T'), vector.expect_error_path, 'error path');
+    }
     return;
   }
-  assert.ok(!('code' in outcome), `unexpected error ${outcome.code}`);
+  assert.ok(!('code' in outcome), `unexpected error ${outcome.code} ${outcome.message ?? ''}`);
   assert.ok('expect' in vector, 'vector has neither expect nor expect_error');
   const text = JSON.stringify(snakeCaseKeys(outcome.value)).split(base).join('$T');
   const actual = JSON.parse(text);

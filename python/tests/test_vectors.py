@@ -47,14 +47,15 @@ def test_vector(vector: dict[str, Any], trees: dict[str, Any]) -> None:
             tree = trees[tree]
         build_tree(base, tree or {})
         args = substitute(vector.get("args", {}), base)
+        failure_path = None
         try:
             outcome: Any = execute(vector, base, args)
             failure = None
         except FsnativeError as error:
-            failure = error.code
+            failure, failure_path = error.code, error.path
         except TypeError as error:
             failure = f"BAD_VECTOR: {error}"
-        compare_outcome(vector, outcome if failure is None else None, failure, base)
+        compare_outcome(vector, outcome if failure is None else None, failure, base, failure_path)
     finally:
         remove_fixture(base)
 
@@ -110,10 +111,15 @@ def parse_json_or_none(line: str) -> Any:
         return None
 
 
-def compare_outcome(vector: dict[str, Any], actual: Any, failure: str | None, base: str) -> None:
+def compare_outcome(
+    vector: dict[str, Any], actual: Any, failure: str | None, base: str, failure_path: str | None = None
+) -> None:
     expected_error = vector.get("expect_error")
     if expected_error is not None:
         assert failure == expected_error, f"expected error {expected_error}, got {failure or actual}"
+        if "expect_error_path" in vector:
+            path = None if failure_path is None else failure_path.replace(base, "$T")
+            assert path == vector["expect_error_path"], f"expected error path {vector['expect_error_path']}, got {path}"
         return
     assert failure is None, f"unexpected error {failure}"
     text = json.dumps(actual, ensure_ascii=False).replace(base, "$T")

@@ -58,28 +58,54 @@ fn run_vector(vector: &Value, trees: &Value) -> Result<(), Failed> {
     result
 }
 
-/// Runs the vector's operation: Ok(actual value) or Err(error code).
-fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String> {
+/// Why a vector's operation failed: an error code (or a runner's complaint), its message, and
+/// the path the error names, if any. Option errors are `INVALID_OPTION`, as in every binding.
+struct Failure {
+    code: String,
+    message: String,
+    path: Option<PathBuf>,
+}
+
+impl From<fsnative::Error> for Failure {
+    fn from(error: fsnative::Error) -> Failure {
+        let path = error.path().map(Path::to_path_buf);
+        Failure { code: error.code().as_str().to_owned(), message: error.message().to_owned(), path }
+    }
+}
+
+impl From<String> for Failure {
+    fn from(code: String) -> Failure {
+        Failure { code, message: String::new(), path: None }
+    }
+}
+
+impl From<&str> for Failure {
+    fn from(code: &str) -> Failure {
+        Failure::from(code.to_owned())
+    }
+}
+
+/// Runs the vector's operation: Ok(actual value) or Err(why not).
+fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, Failure> {
     let roots: Vec<PathBuf> = match vector.get("roots") {
         Some(Value::Array(roots)) => {
             roots.iter().map(|r| fixture_path(base, r.as_str().unwrap_or(""))).collect()
         }
         _ => vec![base.join("root")],
     };
-    let sandbox = Sandbox::new(&roots).map_err(|e| e.code().as_str().to_owned())?;
-    let code = |e: fsnative::Error| e.code().as_str().to_owned();
+    let sandbox = Sandbox::new(&roots)?;
+    let code = Failure::from;
     match vector["op"].as_str().unwrap_or("") {
         "sandbox" => Ok(json!({ "roots": sandbox.roots() })),
         "validate" => {
             let mut options = options_of(args)?;
             let path = options.remove("path");
-            let intent = Intent::from_options(&options, KeyStyle::SnakeCase).map_err(bad_vector)?;
+            let intent = Intent::from_options(&options, KeyStyle::SnakeCase)?;
             let path = path.as_ref().and_then(Value::as_str).unwrap_or("");
             sandbox.validate(path, intent).map(|p| json!({ "path": p })).map_err(code)
         }
         "glob" => {
-            let request =
-                GlobRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase).map_err(bad_vector)?;
+            let request = GlobRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?;
             sandbox.glob(&request).map(|r| to_value(&r)).map_err(code)
         }
         "grep" => {
@@ -110,8 +136,7 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
             match render {
                 None => Ok(to_value(&result)),
                 Some(format) => {
-                    let format = render::Format::from_options(&options_of(format)?, KeyStyle::SnakeCase)
-                        .map_err(bad_vector)?;
+                    let format = render::Format::from_options(&options_of(format)?, KeyStyle::SnakeCase)?;
                     let text = render::render(&result, &format);
                     Ok(match format {
                         render::Format::Json(_) => {
@@ -126,13 +151,13 @@ fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, String
                 }
             }
         }
-        other => Err(format!("unknown op {other}")),
+        other => Err(format!("unknown op {other}").into()),
     }
 }
 
 /// Vector arguments go through the bindings' own path: `from_options` with snake_case keys.
-fn grep_request(args: Value) -> Result<GrepRequest, String> {
-    GrepRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase).map_err(bad_vector)
+fn grep_request(args: Value) -> Result<GrepRequest, Failure> {
+    Ok(GrepRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?)
 }
 
 fn options_of(args: Value) -> Result<Options, String> {
@@ -142,20 +167,28 @@ fn options_of(args: Value) -> Result<Options, String> {
     }
 }
 
-fn bad_vector(error: fsnative::Error) -> String {
-    format!("BAD_VECTOR: {}", error.message())
-}
-
 fn to_value<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).expect("results serialize")
 }
 
-fn compare_outcome(vector: &Value, outcome: Result<Value, String>, base: &Path) -> Result<(), Failed> {
+fn compare_outcome(vector: &Value, outcome: Result<Value, Failure>, base: &Path) -> Result<(), Failed> {
     match (vector.get("expect_error"), outcome) {
-        (Some(expected), Err(code)) if expected == &Value::String(code.clone()) => Ok(()),
-        (Some(expected), Err(code)) => Err(format!("expected error {expected}, got error {code}").into()),
+        (Some(expected), Err(Failure { code, path, .. })) if expected == &Value::String(code.clone()) => {
+            let Some(expected) = vector.get("expect_error_path") else { return Ok(()) };
+            let path =
+                path.map(|path| path.to_string_lossy().replace(base.to_str().expect("utf-8 temp dir"), "$T"));
+            match path {
+                Some(path) if expected == &Value::String(path.clone()) => Ok(()),
+                other => Err(format!("expected error path {expected}, got {other:?}").into()),
+            }
+        }
+        (Some(expected), Err(Failure { code, .. })) => {
+            Err(format!("expected error {expected}, got error {code}").into())
+        }
         (Some(expected), Ok(actual)) => Err(format!("expected error {expected}, got {actual}").into()),
-        (None, Err(code)) => Err(format!("unexpected error {code}").into()),
+        (None, Err(Failure { code, message, .. })) => {
+            Err(format!("unexpected error {code} {message}").into())
+        }
         (None, Ok(actual)) => {
             let text = serde_json::to_string(&actual).expect("json");
             let text = text.replace(base.to_str().expect("utf-8 temp dir"), "$T");
