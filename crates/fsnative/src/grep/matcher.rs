@@ -102,7 +102,10 @@ fn build_uncached(request: &GrepRequest) -> Result<RegexMatcher> {
             .case_smart(request.case_mode == CaseMode::Smart)
             .word(request.word)
             .fixed_strings(request.fixed_strings)
-            .multi_line(request.multiline);
+            // `^` and `$` match at line boundaries, as in ripgrep (which always sets this):
+            // an anchored pattern then still takes the searcher's fast line-by-line path,
+            // and reports the bytes it searched as ripgrep does.
+            .multi_line(true);
         if !request.multiline {
             builder.line_terminator(Some(b'\n'));
         }
