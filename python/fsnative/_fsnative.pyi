@@ -316,6 +316,14 @@ class FileMatches(_Record):
         """Matching lines in this page (content and count modes); 1 in files mode."""
 
     @property
+    def bytes_searched(self) -> int:
+        """Bytes the searcher read from this file (ripgrep's per-file ``bytes_searched``)."""
+
+    @property
+    def binary_offset(self) -> int | None:
+        """Offset of the NUL byte at which this file's search stopped after matches, or None."""
+
+    @property
     def matches(self) -> list[Match]:
         """The matches in content mode, else empty (a new list of views each time)."""
 

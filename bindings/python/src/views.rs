@@ -202,6 +202,11 @@ view! {
         relative_path,
         /// Matching lines in this page (content and count modes), 1 in files mode.
         count,
+        /// Bytes the searcher read from this file (ripgrep's per-file `bytes_searched`).
+        bytes_searched,
+        /// The offset of the NUL byte at which the search of this file stopped after it had
+        /// found matches (ripgrep's `binary_offset`), or `None`.
+        binary_offset,
     }
 
     /// The matches, in content mode; empty otherwise (a new list of views each time).

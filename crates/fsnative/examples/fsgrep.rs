@@ -59,12 +59,12 @@ fn main() -> ExitCode {
         Ok(result) => {
             let text = if json {
                 let options = render::JsonOptions { path_style: standard.path_style };
-                render::json_lines(&result, &options)
+                render::json_lines(&result, &options).into_bytes()
             } else {
-                render::standard(&result, &standard)
+                render::standard_bytes(&result, &standard)
             };
             // A closed pipe (`| head`) is not an error worth reporting.
-            let _ = std::io::stdout().lock().write_all(text.as_ref());
+            let _ = std::io::stdout().lock().write_all(&text);
             if result.files.is_empty() {
                 ExitCode::from(1)
             } else {

@@ -63,7 +63,8 @@ pub enum Format {
     Json(JsonOptions),
 }
 
-/// Renders `result` in `format`.
+/// Renders `result` in `format`. A file name that is not UTF-8 is printed lossily (U+FFFD) in
+/// the standard format; [`render_bytes`] prints its bytes, as ripgrep does.
 pub fn render(result: &GrepResult, format: &Format) -> String {
     match format {
         Format::Standard(options) => standard(result, options),
@@ -71,37 +72,56 @@ pub fn render(result: &GrepResult, format: &Format) -> String {
     }
 }
 
+/// Renders `result` in `format` as bytes: file names as they are on disk, also when they are
+/// not UTF-8 (as ripgrep's standard output prints them; its JSON is always UTF-8).
+pub fn render_bytes(result: &GrepResult, format: &Format) -> Vec<u8> {
+    match format {
+        Format::Standard(options) => standard_bytes(result, options),
+        Format::Json(options) => json_lines(result, options).into_bytes(),
+    }
+}
+
 /// Renders `result` as ripgrep's standard output for the mode it was searched in
 /// (`-n`, `-l`, `-c`, with or without `-C`), ending in a newline; `""` when nothing matched.
+/// A file name that is not UTF-8 is printed lossily (U+FFFD); [`standard_bytes`] prints its
+/// bytes.
 pub fn standard(result: &GrepResult, options: &StandardOptions) -> String {
+    match String::from_utf8(standard_bytes(result, options)) {
+        Ok(text) => text,
+        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
+    }
+}
+
+/// [`standard`] as bytes, with file names printed byte for byte as ripgrep prints them.
+pub fn standard_bytes(result: &GrepResult, options: &StandardOptions) -> Vec<u8> {
     let with_filename = options.with_filename.unwrap_or(!result.single_file);
-    let mut out = String::new();
+    let mut out = Vec::new();
     for (index, file) in result.files.iter().enumerate() {
-        let path = display_path(file, options.path_style);
+        let path = path_bytes(file, options.path_style);
         match result.mode {
             OutputMode::Files => {
-                out.push_str(&path);
-                out.push('\n');
+                out.extend_from_slice(path);
+                out.push(b'\n');
             }
             OutputMode::Count => {
                 if with_filename {
-                    out.push_str(&path);
-                    out.push(':');
+                    out.extend_from_slice(path);
+                    out.push(b':');
                 }
-                out.push_str(&file.count.to_string());
-                out.push('\n');
+                out.extend_from_slice(file.count.to_string().as_bytes());
+                out.push(b'\n');
             }
             OutputMode::Content => {
                 let prefix = match (with_filename, options.heading) {
                     (true, true) => {
                         if index > 0 {
-                            out.push('\n');
+                            out.push(b'\n');
                         }
-                        out.push_str(&path);
-                        out.push('\n');
+                        out.extend_from_slice(path);
+                        out.push(b'\n');
                         None
                     }
-                    (true, false) => Some(path.as_str()),
+                    (true, false) => Some(path),
                     (false, _) => None,
                 };
                 let mut lines = LineWriter {
@@ -122,6 +142,19 @@ pub fn standard(result: &GrepResult, options: &StandardOptions) -> String {
                         lines.context(line);
                     }
                 }
+                if let Some(offset) = file.binary_offset.filter(|_| !file.matches.is_empty()) {
+                    if with_filename {
+                        out.extend_from_slice(path);
+                        out.extend_from_slice(b": ");
+                    }
+                    out.extend_from_slice(
+                        format!(
+                            "WARNING: stopped searching binary file after match \
+                             (found \"\\0\" byte around offset {offset})\n"
+                        )
+                        .as_bytes(),
+                    );
+                }
             }
         }
     }
@@ -130,8 +163,8 @@ pub fn standard(result: &GrepResult, options: &StandardOptions) -> String {
 
 /// Writes one file's lines in ripgrep's `path:N:text` / `path-N-text` layout.
 struct LineWriter<'a> {
-    out: &'a mut String,
-    prefix: Option<&'a str>,
+    out: &'a mut Vec<u8>,
+    prefix: Option<&'a [u8]>,
     line_number: bool,
     separate_groups: bool,
     last_line: Option<u64>,
@@ -141,103 +174,112 @@ struct LineWriter<'a> {
 impl LineWriter<'_> {
     fn matched(&mut self, found: &Match) {
         if found.truncated {
-            self.line(found.line_number, ':', "[Omitted long matching line]");
+            self.line(found.line_number, b':', "[Omitted long matching line]");
             return;
         }
         for (offset, text) in found.text.split('\n').enumerate() {
-            self.line(found.line_number + offset as u64, ':', text);
+            self.line(found.line_number + offset as u64, b':', text);
         }
     }
 
     fn context(&mut self, line: &ContextLine) {
         let text = if line.truncated { "[Omitted long context line]" } else { line.text.as_str() };
-        self.line(line.line_number, '-', text);
+        self.line(line.line_number, b'-', text);
     }
 
-    fn line(&mut self, number: u64, separator: char, text: &str) {
+    fn line(&mut self, number: u64, separator: u8, text: &str) {
         if self.separate_groups {
             let adjacent = self.last_line.is_some_and(|last| number == last + 1);
             if !adjacent && (self.printed_before || self.last_line.is_some()) {
-                self.out.push_str("--\n");
+                self.out.extend_from_slice(b"--\n");
             }
         }
         self.last_line = Some(number);
         if let Some(prefix) = self.prefix {
-            self.out.push_str(prefix);
+            self.out.extend_from_slice(prefix);
             self.out.push(separator);
         }
         if self.line_number {
-            self.out.push_str(&number.to_string());
+            self.out.extend_from_slice(number.to_string().as_bytes());
             self.out.push(separator);
         }
-        self.out.push_str(text);
-        self.out.push('\n');
+        self.out.extend_from_slice(text.as_bytes());
+        self.out.push(b'\n');
     }
 }
 
 /// Renders `result` as `rg --json` lines: per file a `begin`, its `context` and `match`
-/// messages and an `end`, then one `summary`. Timings are not measured per file and print as
-/// zero; `bytes_printed` is not tracked and prints as zero.
+/// messages and an `end`, then one `summary`. Every field is ripgrep's except the timings
+/// (`elapsed`, `elapsed_total`), which are not measured per file and print as zero.
 pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
     let mut out = String::new();
-    let mut push = |message: &Message<'_>| {
+    let push = |out: &mut String, message: &Message<'_>| {
         // Serializing plain strings and numbers cannot fail.
         out.push_str(&serde_json::to_string(message).unwrap_or_default());
         out.push('\n');
     };
     let mut matched_lines = 0;
     let mut submatch_total = 0;
+    let mut printed_total = 0;
     for file in &result.files {
-        let path = display_path(file, options.path_style);
-        let path = Text { text: &path };
-        push(&Message::Begin { data: Begin { path: Text { text: path.text } } });
+        let file_start = out.len();
+        let path = JsonPath(json_path(file, options.path_style));
+        push(&mut out, &Message::Begin { data: Begin { path: &path } });
         let mut file_submatches = 0;
+        let mut file_lines = 0;
         for found in &file.matches {
             for line in &found.before {
-                push(&context_message(&path, line));
+                push(&mut out, &context_message(&path, line));
             }
             let lines = with_terminator(&found.text, found.unterminated);
             let submatches: Vec<Submatch<'_>> = found
                 .submatches
                 .iter()
                 .map(|&[start, end]| Submatch {
-                    matched: Text { text: found.text.get(start..end).unwrap_or("") },
+                    matched: Text { text: lines.get(start..end).unwrap_or("") },
                     start,
                     end,
                 })
                 .collect();
             file_submatches += submatches.len() as u64;
-            push(&Message::Match {
-                data: Lines {
-                    path: Text { text: path.text },
-                    lines: Text { text: &lines },
-                    line_number: found.line_number,
-                    absolute_offset: found.byte_offset,
-                    submatches,
+            file_lines += found.text.matches('\n').count() as u64 + 1;
+            push(
+                &mut out,
+                &Message::Match {
+                    data: Lines {
+                        path: &path,
+                        lines: Text { text: &lines },
+                        line_number: found.line_number,
+                        absolute_offset: found.byte_offset,
+                        submatches,
+                    },
                 },
-            });
+            );
             for line in &found.after {
-                push(&context_message(&path, line));
+                push(&mut out, &context_message(&path, line));
             }
         }
-        matched_lines += file.count;
+        if file.matches.is_empty() {
+            // Files and count modes carry no match records: count what they say.
+            file_lines = file.count;
+        }
+        let printed = (out.len() - file_start) as u64;
+        matched_lines += file_lines;
         submatch_total += file_submatches;
-        push(&Message::End {
-            data: End {
-                path: Text { text: path.text },
-                binary_offset: None,
-                stats: Stats::for_counts(1, 1, 0, file.count, file_submatches),
-            },
-        });
+        printed_total += printed;
+        let mut stats = Stats::for_counts(1, 1, file.bytes_searched, file_lines, file_submatches);
+        stats.bytes_printed = printed;
+        push(&mut out, &Message::End { data: End { path: &path, binary_offset: file.binary_offset, stats } });
     }
     let searches = result.stats.files_searched;
-    let stats = Stats::for_counts(
+    let mut stats = Stats::for_counts(
         searches,
         result.stats.files_matched,
         result.stats.bytes_searched,
         matched_lines,
         submatch_total,
     );
+    stats.bytes_printed = printed_total;
     let summary = SummaryMessage {
         data: Summary { elapsed_total: SortedElapsed::default(), stats: SummaryStats::from(&stats) },
         kind: "summary",
@@ -247,12 +289,35 @@ pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
     out
 }
 
-fn display_path(file: &FileMatches, style: PathStyle) -> String {
-    let path = match style {
+fn display_path(file: &FileMatches, style: PathStyle) -> &std::path::Path {
+    match style {
         PathStyle::Absolute => &file.path,
         PathStyle::Relative => &file.relative_path,
-    };
-    path.to_string_lossy().into_owned()
+    }
+}
+
+fn path_bytes(file: &FileMatches, style: PathStyle) -> &[u8] {
+    use std::os::unix::ffi::OsStrExt;
+    display_path(file, style).as_os_str().as_bytes()
+}
+
+/// A path as `rg --json` prints it: `{"text": …}` when it is UTF-8, else `{"bytes": base64}`.
+fn json_path(file: &FileMatches, style: PathStyle) -> serde_json::Value {
+    use base64::Engine as _;
+    let bytes = path_bytes(file, style);
+    match std::str::from_utf8(bytes) {
+        Ok(text) => serde_json::json!({ "text": text }),
+        Err(_) => serde_json::json!({ "bytes": base64::engine::general_purpose::STANDARD.encode(bytes) }),
+    }
+}
+
+/// A file's path in `rg --json` form, serialized as it is.
+struct JsonPath(serde_json::Value);
+
+impl Serialize for JsonPath {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
 }
 
 /// The line as ripgrep's JSON prints it: with its `\n`, unless the file ended without one.
@@ -264,10 +329,10 @@ fn with_terminator(text: &str, unterminated: bool) -> String {
     }
 }
 
-fn context_message<'a>(path: &Text<'a>, line: &'a ContextLine) -> Message<'a> {
+fn context_message<'a>(path: &'a JsonPath, line: &'a ContextLine) -> Message<'a> {
     Message::Context {
         data: ContextData {
-            path: Text { text: path.text },
+            path,
             lines: OwnedText { text: with_terminator(&line.text, line.unterminated) },
             line_number: line.line_number,
             absolute_offset: line.byte_offset,
@@ -307,12 +372,12 @@ struct OwnedText {
 
 #[derive(Serialize)]
 struct Begin<'a> {
-    path: Text<'a>,
+    path: &'a JsonPath,
 }
 
 #[derive(Serialize)]
 struct Lines<'a> {
-    path: Text<'a>,
+    path: &'a JsonPath,
     lines: Text<'a>,
     line_number: u64,
     absolute_offset: u64,
@@ -321,7 +386,7 @@ struct Lines<'a> {
 
 #[derive(Serialize)]
 struct ContextData<'a> {
-    path: Text<'a>,
+    path: &'a JsonPath,
     lines: OwnedText,
     line_number: u64,
     absolute_offset: u64,
@@ -338,7 +403,7 @@ struct Submatch<'a> {
 
 #[derive(Serialize)]
 struct End<'a> {
-    path: Text<'a>,
+    path: &'a JsonPath,
     binary_offset: Option<u64>,
     stats: Stats,
 }

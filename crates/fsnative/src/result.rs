@@ -57,7 +57,8 @@ pub struct Match {
     #[serde(skip)]
     pub(crate) unterminated: bool,
     /// `[start, end)` byte ranges of each match within `text` (all of them, also those past
-    /// a cut; none when inverted).
+    /// a cut; none when inverted). In multiline mode a match may take in the record's final
+    /// line terminator, which `text` leaves out: its `end` is then `text.len() + 1`.
     pub submatches: Vec<[usize; 2]>,
     /// With `section_end_patterns`: the number of the first line after this match that
     /// matches one of them; `None` when no later line does (the section runs to the end of
@@ -84,6 +85,14 @@ pub struct FileMatches {
     pub count: u64,
     /// The matches, in content mode; empty otherwise.
     pub matches: Vec<Match>,
+    /// Bytes the searcher read from this file (ripgrep's per-file `bytes_searched`).
+    pub bytes_searched: u64,
+    /// Set when the search of this file stopped at a NUL byte after it had found matches:
+    /// the offset ripgrep reports for it (`binary_offset` in `rg --json`; a "stopped
+    /// searching binary file after match" warning in its standard output). The matches are
+    /// those before it. ripgrep reads a file in 64 KiB blocks and gives up on the whole
+    /// block in which it meets the NUL, and so does this search.
+    pub binary_offset: Option<u64>,
 }
 
 /// Counters of what a grep did.

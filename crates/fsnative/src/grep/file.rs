@@ -34,8 +34,8 @@ pub(crate) struct FileOutcome {
     pub matches: Vec<Match>,
     /// Records found after the skipped ones (matching lines in count mode, 0/1 in files mode).
     pub records: u64,
-    /// The file held a NUL byte and was (partly) skipped as binary.
-    pub binary: bool,
+    /// The search stopped at a NUL byte at this offset (binary detection).
+    pub binary_offset: Option<u64>,
     /// The file was opened and searched.
     pub searched: bool,
     /// Bytes the searcher read.
@@ -174,6 +174,11 @@ pub(crate) fn search(
     };
     contents.search(searcher, matcher, &mut sink)?;
     let mut outcome = sink.outcome;
+    if config.mode == OutputMode::Count && outcome.binary_offset.is_some() {
+        // ripgrep's `-c` treats a search that quit at a NUL byte as a filter: the file is not
+        // counted at all, whatever matched before it.
+        outcome.records = 0;
+    }
     if let Some(sections) = &config.sections {
         if !outcome.matches.is_empty() {
             mark_section_ends(searcher, sections, &contents, &mut outcome.matches)?;
@@ -239,7 +244,17 @@ impl Sink for Collector<'_> {
         self.outcome.records += 1;
         match self.config.mode {
             OutputMode::Files => return Ok(false),
-            OutputMode::Count => {}
+            OutputMode::Count => {
+                // ripgrep's `-c -U` counts matches, not records, when a match can span lines.
+                if searcher.multi_line_with_matcher(self.matcher) {
+                    let mut found_here = 0u64;
+                    let _ = self.matcher.find_iter(found.bytes(), |_| {
+                        found_here += 1;
+                        true
+                    });
+                    self.outcome.records += found_here.max(1) - 1;
+                }
+            }
             OutputMode::Content => {
                 let record = self.build_match(searcher, found);
                 self.outcome.matches.push(record);
@@ -273,7 +288,7 @@ impl Sink for Collector<'_> {
 
     fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), io::Error> {
         self.outcome.bytes = finish.byte_count();
-        self.outcome.binary = finish.binary_byte_offset().is_some();
+        self.outcome.binary_offset = finish.binary_byte_offset();
         Ok(())
     }
 }
@@ -283,11 +298,19 @@ impl Collector<'_> {
         let raw = strip_terminator(found.bytes());
         let mut ranges: Vec<[usize; 2]> = Vec::new();
         if !searcher.invert_match() {
-            // The line was reported because it matches, so searching it again cannot fail.
-            let _ = self.matcher.find_iter(raw, |m| {
+            // As ripgrep does: when a match may span lines, search the record with its
+            // terminator (a match may end with it); and drop an empty match at the record's
+            // very end. The record was reported because it matches, so searching it again
+            // cannot fail.
+            let bytes = found.bytes();
+            let searched = if searcher.multi_line_with_matcher(self.matcher) { bytes } else { raw };
+            let _ = self.matcher.find_iter(searched, |m| {
                 ranges.push([m.start(), m.end()]);
                 true
             });
+            if ranges.last().is_some_and(|&[start, end]| start == end && start >= bytes.len()) {
+                ranges.pop();
+            }
         }
         let (text, submatches) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, self.config.max_columns);

@@ -52,7 +52,7 @@ impl<'a> Page<'a> {
         };
         self.stats.files_searched += u64::from(outcome.searched);
         self.stats.bytes_searched += outcome.bytes;
-        if outcome.binary && outcome.records == 0 {
+        if outcome.binary_offset.is_some() && outcome.records == 0 {
             self.stats.skipped_binary += 1;
         }
         let content = self.request.mode == OutputMode::Content;
@@ -74,7 +74,9 @@ impl<'a> Page<'a> {
             let taken = units.min(limit - self.records);
             self.records += taken;
             self.position = Some(Position { key: job.key.clone(), taken: job.skip + taken });
-            let entry = self.file_matches(&job, outcome.matches, outcome.records, taken);
+            let mut entry = self.file_matches(&job, outcome.matches, outcome.records, taken);
+            entry.bytes_searched = outcome.bytes;
+            entry.binary_offset = outcome.binary_offset;
             self.files.push(entry);
             if taken < units {
                 self.truncated = Some(Truncation::Limit);
@@ -103,6 +105,13 @@ impl<'a> Page<'a> {
             OutputMode::Files => 1,
             OutputMode::Count => records,
         };
-        FileMatches { path: job.key.path.clone(), relative_path, count, matches }
+        FileMatches {
+            path: job.key.path.clone(),
+            relative_path,
+            count,
+            matches,
+            bytes_searched: 0,
+            binary_offset: None,
+        }
     }
 }
