@@ -491,3 +491,73 @@ struct Summary {
     elapsed_total: SortedElapsed,
     stats: SummaryStats,
 }
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::ffi::OsStringExt;
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::result::GrepStats;
+
+    fn result_for(name: &[u8], binary_offset: Option<u64>) -> GrepResult {
+        let path = PathBuf::from(std::ffi::OsString::from_vec(name.to_vec()));
+        let found = Match {
+            line_number: 3,
+            column: 1,
+            byte_offset: 10,
+            text: "foo".to_owned(),
+            truncated: false,
+            unterminated: false,
+            submatches: vec![[0, 3]],
+            section_end: None,
+            before: Vec::new(),
+            after: Vec::new(),
+        };
+        GrepResult {
+            files: vec![FileMatches {
+                path: PathBuf::from("/r").join(&path),
+                relative_path: path,
+                count: 1,
+                matches: vec![found],
+                bytes_searched: 99,
+                binary_offset,
+            }],
+            total_matches: 1,
+            truncated: None,
+            next_cursor: None,
+            mode: OutputMode::Content,
+            context_enabled: false,
+            single_file: false,
+            stats: GrepStats::default(),
+        }
+    }
+
+    #[test]
+    fn standard_bytes_prints_file_names_as_they_are() {
+        let result = result_for(b"bad\xffname.txt", None);
+        let options = StandardOptions { path_style: PathStyle::Relative, ..StandardOptions::default() };
+        assert_eq!(standard_bytes(&result, &options), b"bad\xffname.txt:3:foo\n");
+        // The String form stays lossy.
+        assert_eq!(standard(&result, &options), "bad\u{fffd}name.txt:3:foo\n");
+        let json = json_lines(&result, &JsonOptions { path_style: PathStyle::Relative });
+        assert!(
+            json.starts_with(r#"{"type":"begin","data":{"path":{"bytes":"YmFk/25hbWUudHh0"}}}"#),
+            "{json}"
+        );
+    }
+
+    #[test]
+    fn a_late_nul_prints_rgs_warning() {
+        let result = result_for(b"late.txt", Some(70000));
+        let options = StandardOptions { path_style: PathStyle::Relative, ..StandardOptions::default() };
+        assert_eq!(
+            standard(&result, &options),
+            "late.txt:3:foo\nlate.txt: WARNING: stopped searching binary file after match \
+             (found \"\\0\" byte around offset 70000)\n"
+        );
+        let json = json_lines(&result, &JsonOptions { path_style: PathStyle::Relative });
+        assert!(json.contains(r#""binary_offset":70000,"#), "{json}");
+        assert!(json.contains(r#""bytes_searched":99,"#), "{json}");
+    }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Writes tests/vectors/rg_parity.json: shared vectors whose expected outputs are real rg runs.
+
+    python3 bench/rg_vectors.py [--rg PATH]
+
+Each vector's tree is built in a temp dir, `rg` (15.1.0: `pip install ripgrep==15.1.0`) runs
+with the flags in its `description`, and its stdout becomes the expected `text` (standard
+format) or `messages` (`--json`, with the timings left out: the comparison is a subset, and
+no two runs share them). Run it again after changing a vector; commit the result.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+OUT = REPO / "tests/vectors/rg_parity.json"
+
+# A file whose NUL lies past the first 64 KiB block rg reads: matches in the first block are
+# printed, then rg gives up on the block holding the NUL (and the rest of the file).
+LATE = ("foo first\n" + ("x" * 99 + "\n") * 300 + "foo middle\n" + ("y" * 99 + "\n") * 361
+        + "foo in the nul block\nz\u0000z\nfoo after the nul\n")
+
+TREES = {
+    "rg-stats": {
+        "root/a.txt": "foo bar\nbaz\nfoo foo\n",
+        "root/b.txt": "nothing here\n",
+        "root/sub/c.md": "alpha\nfoo\nbeta\n",
+        "root/bin.dat": "foo\u0000bar\n",
+        "root/nonl.txt": "last foo",
+    },
+    "rg-late-nul": {
+        "root/late.txt": LATE,
+        "root/ok.txt": "foo ok\n",
+    },
+    "rg-multiline": {
+        "root/m.txt": "foo\nbar\nfoo\nbar\nxx foo\nbar foo\nbar\n",
+        "root/n.txt": "one foo\nbar two foo\nbar\n",
+    },
+    "rg-names": {
+        "root/bad\\xffname.txt": "foo bad\n",
+        "root/latin\\xe9/in.txt": "foo inner\n",
+        "root/ok.txt": "foo ok\n",
+    },
+}
+
+# (name, tree, request args, rg flags, render)
+VECTORS = [
+    ("rg/json-stats", "rg-stats", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
+    ("rg/json-stats-context", "rg-stats", {"patterns": "foo", "context": 1}, ["--json", "-C1"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/json-stats-invert", "rg-stats", {"patterns": "foo", "invert": True}, ["--json", "-v"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/json-stats-empty-matches", "rg-stats", {"patterns": "x*"}, ["--json"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/late-nul/standard", "rg-late-nul", {"patterns": "foo"}, ["-n"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/late-nul/heading", "rg-late-nul", {"patterns": "foo"}, ["-n", "--heading"],
+     {"format": "standard", "path_style": "relative", "heading": True}),
+    ("rg/late-nul/json", "rg-late-nul", {"patterns": "foo"}, ["--json"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/late-nul/count", "rg-late-nul", {"patterns": "foo", "mode": "count"}, ["-c"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/late-nul/files", "rg-late-nul", {"patterns": "foo", "mode": "files"}, ["-l"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/multiline/count", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True, "mode": "count"},
+     ["-U", "-c"], {"format": "standard", "path_style": "relative"}),
+    ("rg/multiline/count-one-line-pattern", "rg-multiline",
+     {"patterns": "foo", "multiline": True, "mode": "count"}, ["-U", "-c"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/multiline/json", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "--json"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/multiline/json-terminator", "rg-multiline", {"patterns": "bar\\n", "multiline": True},
+     ["-U", "--json"], {"format": "json", "path_style": "relative"}),
+    ("rg/multiline/standard", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "-n"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/names/json", "rg-names", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
+    # (No absolute-path JSON vector: a non-UTF-8 absolute path's base64 and every
+    # bytes_printed would depend on where the runner puts the fixture.)
+]
+
+
+def decode_key(key: str) -> bytes:
+    out, i = bytearray(), 0
+    raw = key.encode("utf-8")
+    while i < len(raw):
+        if raw[i:i + 2] == b"\\x":
+            out.append(int(raw[i + 2:i + 4], 16))
+            i += 4
+        else:
+            out.append(raw[i])
+            i += 1
+    return bytes(out)
+
+
+def build(tree: dict, base: Path):
+    for key, text in tree.items():
+        path = os.path.join(os.fsencode(base), decode_key(key))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(text.encode("utf-8"))
+
+
+def strip_timings(value):
+    if isinstance(value, dict):
+        return {k: strip_timings(v) for k, v in value.items() if k not in ("elapsed", "elapsed_total")}
+    if isinstance(value, list):
+        return [strip_timings(v) for v in value]
+    return value
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rg", default=shutil.which("rg") or "/tmp/rgvenv/bin/rg")
+    args = ap.parse_args()
+    version = subprocess.run([args.rg, "--version"], capture_output=True, text=True, check=True).stdout
+    assert version.startswith("ripgrep 15.1.0"), version
+    vectors = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, tree, request, flags, render in VECTORS:
+            base = Path(tmp, name.replace("/", "_")).resolve()
+            build(TREES[tree], base)
+            common = ["--no-config", "--sort", "path", "--no-require-git", "--color", "never"]
+            patterns = request["patterns"]
+            argv = common + flags[:flags.index("--")] if "--" in flags else common + flags
+            argv = argv + ["-e", patterns] + (["--", str(base / "root")] if "--" in flags else [])
+            run = subprocess.run([args.rg] + argv, cwd=base / "root", capture_output=True)
+            assert run.returncode in (0, 1), run.stderr
+            out = run.stdout.replace(os.fsencode(base), b"$T").decode("utf-8")
+            shown = " ".join(a if a.isalnum() or a.startswith("-") else json.dumps(a) for a in argv)
+            shown = shown.replace(str(base), "$T")
+            if render["format"] == "json":
+                expect = {"messages": [strip_timings(json.loads(line)) for line in out.splitlines()]}
+            else:
+                expect = {"text": out}
+            vectors.append({
+                "name": name,
+                "description": f"cd $T/root && rg {shown} (expected output from rg 15.1.0)",
+                "tree": tree,
+                "op": "grep",
+                "args": dict(request, render=render),
+                "expect": expect,
+            })
+    doc = {"trees": TREES, "vectors": vectors}
+    OUT.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    print(f"wrote {len(vectors)} vectors to {OUT.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()
