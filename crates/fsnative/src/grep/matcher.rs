@@ -96,7 +96,7 @@ pub(crate) fn build(cache: &MatcherCache, request: &GrepRequest) -> Result<Arc<R
 }
 
 fn build_uncached(request: &GrepRequest) -> Result<RegexMatcher> {
-    compile(&request.patterns.0, |builder| {
+    compile(&request.patterns.0, request.fixed_strings, |builder| {
         builder
             .case_insensitive(request.case_mode == CaseMode::Insensitive)
             .case_smart(request.case_mode == CaseMode::Smart)
@@ -130,7 +130,7 @@ pub(crate) fn build_sections(
         sections: true,
     };
     let compile_sections = || {
-        compile(patterns, |builder| {
+        compile(patterns, false, |builder| {
             builder.line_terminator(Some(b'\n'));
         })
     };
@@ -138,7 +138,12 @@ pub(crate) fn build_sections(
 }
 
 /// Compiles `patterns` under fsnative's size limits, after `configure` set the options.
-fn compile(patterns: &[String], configure: impl FnOnce(&mut RegexMatcherBuilder)) -> Result<RegexMatcher> {
+/// `literal`: the patterns are fixed strings (they cannot fail to parse).
+fn compile(
+    patterns: &[String],
+    literal: bool,
+    configure: impl FnOnce(&mut RegexMatcherBuilder),
+) -> Result<RegexMatcher> {
     let total: usize = patterns.iter().map(String::len).sum();
     if total > MAX_PATTERN_BYTES {
         return Err(Error::new(
@@ -149,7 +154,32 @@ fn compile(patterns: &[String], configure: impl FnOnce(&mut RegexMatcherBuilder)
     let mut builder = RegexMatcherBuilder::new();
     builder.nest_limit(MAX_PATTERN_NESTING).size_limit(MAX_COMPILED_BYTES).dfa_size_limit(MAX_COMPILED_BYTES);
     configure(&mut builder);
-    builder.build_many(patterns).map_err(|err| classify(&err.to_string()))
+    builder.build_many(patterns).map_err(|err| {
+        // grep-regex joins the patterns as `(?:p1)|(?:p2)` before parsing, so its message
+        // quotes that, with the caret under the joined text (ripgrep 15 prints the same).
+        // Parse each pattern alone to show the one at fault as the user wrote it, the caret
+        // under the fault; other failures (size limits, a `\n` without multiline) keep
+        // grep-regex's message.
+        let own = if literal { None } else { patterns.iter().find_map(|pattern| parse_error(pattern)) };
+        match own {
+            Some(message) => classify(&format!("regex parse error:\n{message}")),
+            None => classify(&err.to_string()),
+        }
+    })
+}
+
+/// The parse error of one pattern on its own, with the pattern quoted and the fault marked,
+/// as regex-syntax formats it; `None` when it parses.
+fn parse_error(pattern: &str) -> Option<String> {
+    let mut parser = regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .multi_line(true)
+        .octal(false)
+        .nest_limit(MAX_PATTERN_NESTING)
+        .build();
+    let message = parser.parse(pattern).err()?.to_string();
+    // regex-syntax's own "regex parse error:" line is left out here and added by the caller.
+    Some(message.strip_prefix("regex parse error:\n").unwrap_or(&message).to_owned())
 }
 
 /// Sorts a regex build failure into "too large" or "invalid".
@@ -165,6 +195,7 @@ fn classify(message: &str) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::request::OneOrMany;
 
     #[test]
     fn a_repeated_request_reuses_its_matcher_and_errors_are_not_kept() {
@@ -185,6 +216,25 @@ mod tests {
         let word = GrepRequest { word: true, ..request.clone() };
         assert!(build(&cache, &word).is_ok());
         assert_eq!(cache.entries.lock().unwrap().len(), 2, "options are part of the key");
+    }
+
+    #[test]
+    fn a_parse_error_shows_the_users_pattern_with_the_caret_under_the_fault() {
+        let cache = MatcherCache::default();
+        let request = GrepRequest {
+            patterns: OneOrMany(vec!["ok".into(), "foo(bar".into()]),
+            ..GrepRequest::default()
+        };
+        let err = build(&cache, &request).unwrap_err();
+        assert_eq!(err.code(), ErrorCode::InvalidPattern);
+        assert_eq!(
+            err.message(),
+            "invalid pattern: regex parse error:\n    foo(bar\n       ^\nerror: unclosed group"
+        );
+        // Failures other than parsing keep grep-regex's message.
+        let err = build(&cache, &GrepRequest::new("a\nb")).unwrap_err();
+        assert!(err.message().contains("not allowed"), "{}", err.message());
+        assert!(build(&cache, &GrepRequest { fixed_strings: true, ..GrepRequest::new("(") }).is_ok());
     }
 
     #[test]
