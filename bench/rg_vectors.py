@@ -55,6 +55,8 @@ VECTORS = [
      {"format": "json", "path_style": "relative"}),
     ("rg/json-stats-invert", "rg-stats", {"patterns": "foo", "invert": True}, ["--json", "-v"],
      {"format": "json", "path_style": "relative"}),
+    ("rg/json-invert-context", "rg-stats", {"patterns": "foo", "invert": True, "context": 1},
+     ["--json", "-v", "-C1"], {"format": "json", "path_style": "relative"}),
     ("rg/json-stats-empty-matches", "rg-stats", {"patterns": "x*"}, ["--json"],
      {"format": "json", "path_style": "relative"}),
     ("rg/late-nul/standard", "rg-late-nul", {"patterns": "foo"}, ["-n"],

@@ -333,10 +333,18 @@ fn context_message<'a>(path: &'a JsonPath, line: &'a ContextLine) -> Message<'a>
     Message::Context {
         data: ContextData {
             path,
+            submatches: line
+                .submatches
+                .iter()
+                .map(|&[start, end]| Submatch {
+                    matched: Text { text: line.text.get(start..end).unwrap_or("") },
+                    start,
+                    end,
+                })
+                .collect(),
             lines: OwnedText { text: with_terminator(&line.text, line.unterminated) },
             line_number: line.line_number,
             absolute_offset: line.byte_offset,
-            submatches: [],
         },
     }
 }
@@ -390,7 +398,7 @@ struct ContextData<'a> {
     lines: OwnedText,
     line_number: u64,
     absolute_offset: u64,
-    submatches: [(); 0],
+    submatches: Vec<Submatch<'a>>,
 }
 
 #[derive(Serialize)]

@@ -37,6 +37,10 @@ pub struct ContextLine {
     /// The line is the file's last and has no terminator (`rg --json` shows that).
     #[serde(skip)]
     pub(crate) unterminated: bool,
+    /// In an inverted search, where the pattern matches in this line (`rg --json` lists
+    /// those); empty otherwise.
+    #[serde(skip)]
+    pub(crate) submatches: Vec<[usize; 2]>,
 }
 
 /// One matching line (or, in multiline mode, one group of lines matched together).

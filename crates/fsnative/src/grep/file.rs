@@ -265,12 +265,21 @@ impl Sink for Collector<'_> {
         Ok(!capped)
     }
 
-    fn context(&mut self, _: &Searcher, context: &SinkContext<'_>) -> Result<bool, io::Error> {
+    fn context(&mut self, searcher: &Searcher, context: &SinkContext<'_>) -> Result<bool, io::Error> {
+        let mut ranges = Vec::new();
+        if searcher.invert_match() && self.config.mode == OutputMode::Content {
+            // A context line of an inverted search is one that matches: say where, as rg does.
+            let _ = self.matcher.find_iter(strip_terminator(context.bytes()), |m| {
+                ranges.push([m.start(), m.end()]);
+                true
+            });
+        }
         let line = ContextLine::from_bytes(
             context.line_number().unwrap_or(0),
             context.absolute_byte_offset(),
             context.bytes(),
             self.config.max_columns,
+            ranges,
         );
         match context.kind() {
             SinkContextKind::Before => self.pending_before.push(line),
@@ -336,11 +345,13 @@ impl ContextLine {
         byte_offset: u64,
         line: &[u8],
         max_columns: Option<usize>,
+        ranges: Vec<[usize; 2]>,
     ) -> ContextLine {
         let raw = strip_terminator(line);
-        let (text, _) = decode_lossy(raw, Vec::new());
+        let (text, submatches) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, max_columns);
-        ContextLine { line_number, byte_offset, text, truncated, unterminated: raw.len() == line.len() }
+        let unterminated = raw.len() == line.len();
+        ContextLine { line_number, byte_offset, text, truncated, unterminated, submatches }
     }
 }
 
