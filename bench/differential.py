@@ -209,6 +209,16 @@ def gen_query(rng):
         q["path"] = rng.choice(SUBPATHS_CLEAN if q["tree"] == "clean" else SUBPATHS_MESSY)
     # rg --json always numbers lines (-N prints null there); render::json_lines always does.
     q["line_number"] = q["format"] == "json" or rng.random() < 0.9
+    if not multiline and rng.random() < 0.1:
+        q["pattern2"] = rng.choice(FIXED if fixed else PATTERNS)
+    if rng.random() < 0.05:
+        q["max_columns"] = rng.choice([5, 20, 80])
+    if rng.random() < 0.05:
+        q["type_not"] = rng.choice(TYPES)
+    if rng.random() < 0.05:
+        q["max_filesize"] = rng.choice([10, 100, 5000])
+    if q["format"] != "json" and rng.random() < 0.05:
+        q["with_filename"] = rng.choice([True, False])
     return q
 
 
@@ -250,7 +260,17 @@ def rg_args(q, root):
         args += ["-g", q["glob"]]
     if "type" in q:
         args += ["-t", q["type"]]
+    if "max_columns" in q:
+        args += ["-M", str(q["max_columns"])]
+    if "type_not" in q:
+        args += ["-T", q["type_not"]]
+    if "max_filesize" in q:
+        args += ["--max-filesize", str(q["max_filesize"])]
+    if "with_filename" in q:
+        args.append("-H" if q["with_filename"] else "-I")
     args += ["-e", q["pattern"]]
+    if "pattern2" in q:
+        args += ["-e", q["pattern2"]]
     if q["style"] == "absolute":
         args.append(str(root / q["path"]) if "path" in q else str(root))
     elif "path" in q:
@@ -282,7 +302,17 @@ def fs_args(q, root):
         req["types"] = [q["type"]]
     if "path" in q:
         req["paths"] = [q["path"]]
+    if "max_columns" in q:
+        req["max_columns"] = q["max_columns"]
+    if "type_not" in q:
+        req["types_not"] = [q["type_not"]]
+    if "max_filesize" in q:
+        req["max_filesize"] = q["max_filesize"]
+    if "pattern2" in q:
+        req["patterns"] = [q["pattern"], q["pattern2"]]
     args = ["--request", json.dumps(req)]
+    if "with_filename" in q:
+        args.append("-H" if q["with_filename"] else "-I")
     if q["format"] == "json":
         args.append("--json")
     elif q["format"] == "heading":
@@ -417,7 +447,9 @@ def main():
             continue
         kind = classify(q, a, b)
         if q.get("path") in EXPLICIT_BINARY and not kind.startswith("documented"):
-            kind = "documented: a binary file named explicitly is skipped (" + kind + ")"
+            kind = "documented: a binary file named explicitly is searched like any other (" + kind + ")"
+        if "max_columns" in q and not kind.startswith("documented"):
+            kind = "documented: max_columns is not rg's -M (" + kind + ")"
         classes[kind].append(q)
         if shown < args.show and args.only in kind:
             shown += 1

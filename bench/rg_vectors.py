@@ -41,6 +41,10 @@ TREES = {
         "root/m.txt": "foo\nbar\nfoo\nbar\nxx foo\nbar foo\nbar\n",
         "root/n.txt": "one foo\nbar two foo\nbar\n",
     },
+    "rg-bytes": {
+        # "café foo\nnaïve bar\nplain foo\n" in Latin-1: lines that are not UTF-8.
+        "root/latin1.txt": {"hex": "636166e920666f6f0a6e61ef7665206261720a706c61696e20666f6f0a"},
+    },
     "rg-names": {
         "root/bad\\xffname.txt": "foo bad\n",
         "root/latin\\xe9/in.txt": "foo inner\n",
@@ -80,6 +84,10 @@ VECTORS = [
      ["-U", "--json"], {"format": "json", "path_style": "relative"}),
     ("rg/multiline/standard", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "-n"],
      {"format": "standard", "path_style": "relative"}),
+    ("rg/bytes/json", "rg-bytes", {"patterns": "foo|na.ve"}, ["--json"],
+     {"format": "json", "path_style": "relative"}),
+    ("rg/bytes/json-invert-context", "rg-bytes", {"patterns": "bar", "invert": True, "context": 1},
+     ["--json", "-v", "-C1"], {"format": "json", "path_style": "relative"}),
     ("rg/names/json", "rg-names", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
     # (No absolute-path JSON vector: a non-UTF-8 absolute path's base64 and every
     # bytes_printed would depend on where the runner puts the fixture.)
@@ -104,7 +112,7 @@ def build(tree: dict, base: Path):
         path = os.path.join(os.fsencode(base), decode_key(key))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, "wb") as f:
-            f.write(text.encode("utf-8"))
+            f.write(bytes.fromhex(text["hex"]) if isinstance(text, dict) else text.encode("utf-8"))
 
 
 def strip_timings(value):

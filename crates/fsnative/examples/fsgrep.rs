@@ -8,7 +8,8 @@
 //! prints ripgrep's standard output (`-n`, `-c` or `-l`), or `rg --json` lines with `--json`,
 //! for DIR as the sandbox root. `--request` takes any further [`GrepRequest`] fields as a JSON
 //! object (snake_case, as the vectors write them; flags given after it override it), which is
-//! how `bench/differential.py` passes every option. `--relative` prints root-relative paths
+//! how `bench/differential.py` passes every option (`patterns` given there replace PATTERN,
+//! for several patterns at once). `--relative` prints root-relative paths
 //! (as `rg` run inside DIR with no path argument does). With no `--limit`, nothing is capped.
 
 use std::io::Write;
@@ -53,7 +54,9 @@ fn main() -> ExitCode {
         );
         return ExitCode::from(2);
     };
-    request.patterns = fsnative::OneOrMany(vec![pattern.clone()]);
+    if request.patterns.0.is_empty() {
+        request.patterns = fsnative::OneOrMany(vec![pattern.clone()]);
+    }
     let outcome = Sandbox::new([dir]).and_then(|sandbox| sandbox.grep(&request));
     match outcome {
         Ok(result) => {

@@ -1,10 +1,12 @@
 //! Renderers that turn a [`GrepResult`] into ripgrep's own output formats, byte for byte, so
 //! that tools which used to spawn `rg` can keep their output.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use crate::request::OutputMode;
-use crate::result::{ContextLine, FileMatches, GrepResult, Match};
+use crate::result::{ContextLine, FileMatches, GrepResult, Match, RawText};
 
 /// How paths are printed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -174,20 +176,25 @@ struct LineWriter<'a> {
 impl LineWriter<'_> {
     fn matched(&mut self, found: &Match) {
         if found.truncated {
-            self.line(found.line_number, b':', "[Omitted long matching line]");
+            self.line(found.line_number, b':', b"[Omitted long matching line]");
             return;
         }
-        for (offset, text) in found.text.split('\n').enumerate() {
+        let text = found.raw.as_ref().map_or(found.text.as_bytes(), |raw| &raw.bytes);
+        for (offset, text) in text.split(|&byte| byte == b'\n').enumerate() {
             self.line(found.line_number + offset as u64, b':', text);
         }
     }
 
     fn context(&mut self, line: &ContextLine) {
-        let text = if line.truncated { "[Omitted long context line]" } else { line.text.as_str() };
+        let text: &[u8] = match &line.raw {
+            _ if line.truncated => b"[Omitted long context line]",
+            Some(raw) => &raw.bytes,
+            None => line.text.as_bytes(),
+        };
         self.line(line.line_number, b'-', text);
     }
 
-    fn line(&mut self, number: u64, separator: u8, text: &str) {
+    fn line(&mut self, number: u64, separator: u8, text: &[u8]) {
         if self.separate_groups {
             let adjacent = self.last_line.is_some_and(|last| number == last + 1);
             if !adjacent && (self.printed_before || self.last_line.is_some()) {
@@ -203,7 +210,7 @@ impl LineWriter<'_> {
             self.out.extend_from_slice(number.to_string().as_bytes());
             self.out.push(separator);
         }
-        self.out.extend_from_slice(text.as_bytes());
+        self.out.extend_from_slice(text);
         self.out.push(b'\n');
     }
 }
@@ -231,16 +238,8 @@ pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
             for line in &found.before {
                 push(&mut out, &context_message(&path, line));
             }
-            let lines = with_terminator(&found.text, found.unterminated);
-            let submatches: Vec<Submatch<'_>> = found
-                .submatches
-                .iter()
-                .map(|&[start, end]| Submatch {
-                    matched: Text { text: lines.get(start..end).unwrap_or("") },
-                    start,
-                    end,
-                })
-                .collect();
+            let (lines, submatches) =
+                line_data(&found.text, &found.submatches, found.raw.as_deref(), found.unterminated);
             file_submatches += submatches.len() as u64;
             file_lines += found.text.matches('\n').count() as u64 + 1;
             push(
@@ -248,7 +247,7 @@ pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
                 &Message::Match {
                     data: Lines {
                         path: &path,
-                        lines: Text { text: &lines },
+                        lines,
                         line_number: found.line_number,
                         absolute_offset: found.byte_offset,
                         submatches,
@@ -320,31 +319,56 @@ impl Serialize for JsonPath {
     }
 }
 
-/// The line as ripgrep's JSON prints it: with its `\n`, unless the file ended without one.
-fn with_terminator(text: &str, unterminated: bool) -> String {
-    if unterminated {
-        text.to_owned()
-    } else {
-        format!("{text}\n")
+/// A line's `lines` and `submatches` as `rg --json` prints them: the line with its `\n`
+/// (unless the file ended without one), as `{"text": …}`, or as `{"bytes": base64}` with
+/// offsets into those bytes when it is not UTF-8.
+fn line_data<'a>(
+    text: &'a str,
+    submatches: &'a [[usize; 2]],
+    raw: Option<&RawText>,
+    unterminated: bool,
+) -> (Data<'a>, Vec<Submatch<'a>>) {
+    if let Some(raw) = raw {
+        let mut bytes = raw.bytes.clone();
+        if !unterminated {
+            bytes.push(b'\n');
+        }
+        let submatches = raw
+            .submatches
+            .iter()
+            .map(|&[start, end]| Submatch {
+                matched: Data::of(bytes.get(start..end).unwrap_or_default()),
+                start,
+                end,
+            })
+            .collect();
+        return (Data::of(&bytes), submatches);
     }
+    let lines: Cow<'a, str> =
+        if unterminated { Cow::Borrowed(text) } else { Cow::Owned(format!("{text}\n")) };
+    let submatches = submatches
+        .iter()
+        .map(|&[start, end]| {
+            let matched = match text.get(start..end) {
+                Some(part) => Cow::Borrowed(part),
+                // A multiline match that takes in the final terminator.
+                None => Cow::Owned(lines.get(start..end).unwrap_or("").to_owned()),
+            };
+            Submatch { matched: Data::Text { text: matched }, start, end }
+        })
+        .collect();
+    (Data::Text { text: lines }, submatches)
 }
 
 fn context_message<'a>(path: &'a JsonPath, line: &'a ContextLine) -> Message<'a> {
+    let (lines, submatches) = line_data(&line.text, &line.submatches, line.raw.as_deref(), line.unterminated);
     Message::Context {
-        data: ContextData {
+        data: Lines {
             path,
-            submatches: line
-                .submatches
-                .iter()
-                .map(|&[start, end]| Submatch {
-                    matched: Text { text: line.text.get(start..end).unwrap_or("") },
-                    start,
-                    end,
-                })
-                .collect(),
-            lines: OwnedText { text: with_terminator(&line.text, line.unterminated) },
+            lines,
             line_number: line.line_number,
             absolute_offset: line.byte_offset,
+            submatches,
         },
     }
 }
@@ -356,7 +380,7 @@ fn context_message<'a>(path: &'a JsonPath, line: &'a ContextLine) -> Message<'a>
 enum Message<'a> {
     Begin { data: Begin<'a> },
     Match { data: Lines<'a> },
-    Context { data: ContextData<'a> },
+    Context { data: Lines<'a> },
     End { data: End<'a> },
 }
 
@@ -368,14 +392,22 @@ struct SummaryMessage {
     kind: &'static str,
 }
 
+/// Bytes as `rg --json` prints them: `{"text": …}` when UTF-8, else `{"bytes": base64}`.
 #[derive(Serialize)]
-struct Text<'a> {
-    text: &'a str,
+#[serde(untagged)]
+enum Data<'a> {
+    Text { text: Cow<'a, str> },
+    Bytes { bytes: String },
 }
 
-#[derive(Serialize)]
-struct OwnedText {
-    text: String,
+impl Data<'_> {
+    fn of(bytes: &[u8]) -> Data<'static> {
+        use base64::Engine as _;
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Data::Text { text: Cow::Owned(text.to_owned()) },
+            Err(_) => Data::Bytes { bytes: base64::engine::general_purpose::STANDARD.encode(bytes) },
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -386,16 +418,7 @@ struct Begin<'a> {
 #[derive(Serialize)]
 struct Lines<'a> {
     path: &'a JsonPath,
-    lines: Text<'a>,
-    line_number: u64,
-    absolute_offset: u64,
-    submatches: Vec<Submatch<'a>>,
-}
-
-#[derive(Serialize)]
-struct ContextData<'a> {
-    path: &'a JsonPath,
-    lines: OwnedText,
+    lines: Data<'a>,
     line_number: u64,
     absolute_offset: u64,
     submatches: Vec<Submatch<'a>>,
@@ -404,7 +427,7 @@ struct ContextData<'a> {
 #[derive(Serialize)]
 struct Submatch<'a> {
     #[serde(rename = "match")]
-    matched: Text<'a>,
+    matched: Data<'a>,
     start: usize,
     end: usize,
 }
@@ -517,6 +540,7 @@ mod tests {
             text: "foo".to_owned(),
             truncated: false,
             unterminated: false,
+            raw: None,
             submatches: vec![[0, 3]],
             section_end: None,
             before: Vec::new(),

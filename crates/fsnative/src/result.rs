@@ -41,6 +41,19 @@ pub struct ContextLine {
     /// those); empty otherwise.
     #[serde(skip)]
     pub(crate) submatches: Vec<[usize; 2]>,
+    /// The line as read, when it is not valid UTF-8 (the renderers print it as ripgrep does).
+    #[serde(skip)]
+    pub(crate) raw: Option<Box<RawText>>,
+}
+
+/// A line's bytes as read, kept beside its lossy `text` when they are not valid UTF-8 (and
+/// the line was not cut), so that the renderers can print them as ripgrep does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawText {
+    /// The bytes, without the final terminator.
+    pub bytes: Vec<u8>,
+    /// The submatch ranges within `bytes`.
+    pub submatches: Vec<[usize; 2]>,
 }
 
 /// One matching line (or, in multiline mode, one group of lines matched together).
@@ -64,6 +77,9 @@ pub struct Match {
     /// a cut; none when inverted). In multiline mode a match may take in the record's final
     /// line terminator, which `text` leaves out: its `end` is then `text.len() + 1`.
     pub submatches: Vec<[usize; 2]>,
+    /// The text as read, when it is not valid UTF-8 (the renderers print it as ripgrep does).
+    #[serde(skip)]
+    pub(crate) raw: Option<Box<RawText>>,
     /// With `section_end_patterns`: the number of the first line after this match that
     /// matches one of them; `None` when no later line does (the section runs to the end of
     /// the file) or when no such patterns were given.

@@ -13,7 +13,7 @@ use grep_searcher::{
 
 use crate::control::Control;
 use crate::request::{GrepRequest, OutputMode};
-use crate::result::{ContextLine, Match, Truncation};
+use crate::result::{ContextLine, Match, RawText, Truncation};
 
 /// How one file is searched: the parts of a request that shape a single file's search.
 #[derive(Clone, Debug)]
@@ -321,6 +321,7 @@ impl Collector<'_> {
                 ranges.pop();
             }
         }
+        let raw_text = raw_text(raw, &ranges);
         let (text, submatches) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, self.config.max_columns);
         let column = submatches.first().map_or(1, |r| r[0] as u64 + 1);
@@ -331,6 +332,7 @@ impl Collector<'_> {
             text,
             truncated,
             unterminated: raw.len() == found.bytes().len(),
+            raw: raw_text.filter(|_| !truncated),
             submatches,
             section_end: None,
             before: std::mem::take(&mut self.pending_before),
@@ -348,11 +350,20 @@ impl ContextLine {
         ranges: Vec<[usize; 2]>,
     ) -> ContextLine {
         let raw = strip_terminator(line);
+        let raw_text = raw_text(raw, &ranges);
         let (text, submatches) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, max_columns);
         let unterminated = raw.len() == line.len();
-        ContextLine { line_number, byte_offset, text, truncated, unterminated, submatches }
+        let raw = raw_text.filter(|_| !truncated);
+        ContextLine { line_number, byte_offset, text, truncated, unterminated, submatches, raw }
     }
+}
+
+/// The line's bytes and submatch ranges, kept when they are not valid UTF-8.
+fn raw_text(raw: &[u8], ranges: &[[usize; 2]]) -> Option<Box<RawText>> {
+    std::str::from_utf8(raw)
+        .is_err()
+        .then(|| Box::new(RawText { bytes: raw.to_vec(), submatches: ranges.to_vec() }))
 }
 
 /// Drops one trailing `\n` (a `\r` before it is kept, as ripgrep keeps it).
