@@ -439,7 +439,8 @@ def main():
     for q in queries:
         root = roots[q["tree"]]
         cwd = root  # rg matches globs relative to its working directory
-        rg = subprocess.run([args.rg] + rg_args(q, root), cwd=cwd, capture_output=True, env=env)
+        rg = subprocess.run([args.rg] + rg_args(q, root), cwd=cwd, capture_output=True, env=env,
+                            stdin=subprocess.DEVNULL)  # rg would search a piped stdin
         fs = subprocess.run([args.fsgrep] + fs_args(q, root), cwd=cwd, capture_output=True)
         a, b = normalize(q, rg.stdout), normalize(q, fs.stdout)
         if a == b:

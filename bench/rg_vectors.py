@@ -73,6 +73,8 @@ VECTORS = [
      {"format": "standard", "path_style": "relative"}),
     ("rg/late-nul/files", "rg-late-nul", {"patterns": "foo", "mode": "files"}, ["-l"],
      {"format": "standard", "path_style": "relative"}),
+    ("rg/late-nul/files-invert", "rg-late-nul", {"patterns": "zzzz", "invert": True, "mode": "files"},
+     ["-l", "-v"], {"format": "standard", "path_style": "relative"}),
     ("rg/multiline/count", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True, "mode": "count"},
      ["-U", "-c"], {"format": "standard", "path_style": "relative"}),
     ("rg/multiline/count-one-line-pattern", "rg-multiline",

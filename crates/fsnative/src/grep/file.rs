@@ -174,9 +174,10 @@ pub(crate) fn search(
     };
     contents.search(searcher, matcher, &mut sink)?;
     let mut outcome = sink.outcome;
-    if config.mode == OutputMode::Count && outcome.binary_offset.is_some() {
-        // ripgrep's `-c` treats a search that quit at a NUL byte as a filter: the file is not
-        // counted at all, whatever matched before it.
+    if config.mode != OutputMode::Content && outcome.binary_offset.is_some() {
+        // ripgrep's `-c` and `-l` treat a search that quit at a NUL byte as a filter: the file
+        // is not counted or listed at all, whatever matched before it. (`-l` mostly stops at
+        // its first match, before any NUL; an inverted search does not stop there.)
         outcome.records = 0;
     }
     if let Some(sections) = &config.sections {
