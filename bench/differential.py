@@ -447,6 +447,8 @@ def main():
             identical += 1
             continue
         kind = classify(q, a, b)
+        if rg.returncode == 101:
+            kind = "rg panicked (an rg 15.1.0 bug: --json with -U and -m)"
         if q.get("path") in EXPLICIT_BINARY and not kind.startswith("documented"):
             kind = "documented: a binary file named explicitly is searched like any other (" + kind + ")"
         if "max_columns" in q and not kind.startswith("documented"):

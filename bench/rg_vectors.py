@@ -67,6 +67,8 @@ VECTORS = [
      {"format": "standard", "path_style": "relative"}),
     ("rg/late-nul/heading", "rg-late-nul", {"patterns": "foo"}, ["-n", "--heading"],
      {"format": "standard", "path_style": "relative", "heading": True}),
+    ("rg/late-nul/heading-no-names", "rg-late-nul", {"patterns": "foo"}, ["-n", "--heading", "-I"],
+     {"format": "standard", "path_style": "relative", "heading": True, "with_filename": False}),
     ("rg/late-nul/json", "rg-late-nul", {"patterns": "foo"}, ["--json"],
      {"format": "json", "path_style": "relative"}),
     ("rg/late-nul/count", "rg-late-nul", {"patterns": "foo", "mode": "count"}, ["-c"],

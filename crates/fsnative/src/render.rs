@@ -124,7 +124,14 @@ pub fn standard_bytes(result: &GrepResult, options: &StandardOptions) -> Vec<u8>
                         None
                     }
                     (true, false) => Some(path),
-                    (false, _) => None,
+                    (false, heading) => {
+                        // Under headings ripgrep separates files with a blank line even when
+                        // it prints no names (`--heading -I`).
+                        if heading && index > 0 {
+                            out.push(b'\n');
+                        }
+                        None
+                    }
                 };
                 let mut lines = LineWriter {
                     out: &mut out,

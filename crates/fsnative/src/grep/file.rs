@@ -249,10 +249,7 @@ impl Sink for Collector<'_> {
                 // ripgrep's `-c -U` counts matches, not records, when a match can span lines.
                 if searcher.multi_line_with_matcher(self.matcher) {
                     let mut found_here = 0u64;
-                    let _ = self.matcher.find_iter(found.bytes(), |_| {
-                        found_here += 1;
-                        true
-                    });
+                    record_matches(self.matcher, found, |_| found_here += 1);
                     self.outcome.records += found_here.max(1) - 1;
                 }
             }
@@ -313,11 +310,14 @@ impl Collector<'_> {
             // very end. The record was reported because it matches, so searching it again
             // cannot fail.
             let bytes = found.bytes();
-            let searched = if searcher.multi_line_with_matcher(self.matcher) { bytes } else { raw };
-            let _ = self.matcher.find_iter(searched, |m| {
-                ranges.push([m.start(), m.end()]);
-                true
-            });
+            if searcher.multi_line_with_matcher(self.matcher) {
+                record_matches(self.matcher, found, |range| ranges.push(range));
+            } else {
+                let _ = self.matcher.find_iter(raw, |m| {
+                    ranges.push([m.start(), m.end()]);
+                    true
+                });
+            }
             if ranges.last().is_some_and(|&[start, end]| start == end && start >= bytes.len()) {
                 ranges.pop();
             }
@@ -358,6 +358,23 @@ impl ContextLine {
         let raw = raw_text.filter(|_| !truncated);
         ContextLine { line_number, byte_offset, text, truncated, unterminated, submatches, raw }
     }
+}
+
+/// Calls `each` with the matches that start in a multiline record, found as ripgrep finds them:
+/// in the searcher's buffer from the record's start, with one byte of look-ahead past its end
+/// (so a match may run past the record, and one that a `max_count` cut off still counts).
+fn record_matches(matcher: &RegexMatcher, found: &SinkMatch<'_>, mut each: impl FnMut([usize; 2])) {
+    let buffer = found.buffer();
+    let range = found.bytes_range_in_buffer();
+    let end = range.end.saturating_add(1).min(buffer.len());
+    // The record was reported because it matches, so searching it again cannot fail.
+    let _ = matcher.find_iter_at(&buffer[..end], range.start, |m| {
+        if m.start() >= range.end {
+            return false;
+        }
+        each([m.start() - range.start, m.end() - range.start]);
+        true
+    });
 }
 
 /// The line's bytes and submatch ranges, kept when they are not valid UTF-8.
