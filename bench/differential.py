@@ -451,7 +451,7 @@ def main():
             kind = "rg panicked (an rg 15.1.0 bug: --json with -U and -m)"
         if q.get("path") in EXPLICIT_BINARY and not kind.startswith("documented"):
             kind = "documented: a binary file named explicitly is searched like any other (" + kind + ")"
-        if "max_columns" in q and not kind.startswith("documented"):
+        if "max_columns" in q and (not kind.startswith("documented") or "lossily" in kind):
             kind = "documented: max_columns is not rg's -M (" + kind + ")"
         classes[kind].append(q)
         if shown < args.show and args.only in kind:

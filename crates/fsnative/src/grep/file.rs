@@ -296,6 +296,13 @@ impl Sink for Collector<'_> {
     fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), io::Error> {
         self.outcome.bytes = finish.byte_count();
         self.outcome.binary_offset = finish.binary_byte_offset();
+        if self.outcome.binary_offset.is_some() && self.last_kept {
+            // A multiline search that meets the NUL inside a match has already passed that
+            // match's before-context on; ripgrep prints those lines, after the last match.
+            if let Some(last) = self.outcome.matches.last_mut() {
+                last.after.append(&mut self.pending_before);
+            }
+        }
         Ok(())
     }
 }
