@@ -124,7 +124,9 @@ pub struct GrepStats {
     pub files_searched: u64,
     /// Files with at least one match.
     pub files_matched: u64,
-    /// Files skipped because they contain a NUL byte (see `search_binary`).
+    /// Files given up on at a NUL byte with nothing to report: the NUL lay in the first block
+    /// read, or (count and files modes) anywhere before the search ended. See `search_binary`
+    /// and [`FileMatches::binary_offset`].
     pub skipped_binary: u64,
     /// Entries skipped because they are FIFOs, sockets or devices.
     pub skipped_special: u64,
