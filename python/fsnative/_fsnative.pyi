@@ -299,6 +299,18 @@ class GrepResult(_Record):
             line_number: Print line numbers (``-n``).
         """
 
+    def render_bytes(
+        self,
+        format: Literal["standard", "json"] = "standard",
+        *,
+        path_style: _PathStyle = "absolute",
+        with_filename: bool | None = None,
+        heading: bool = False,
+        line_number: bool = True,
+    ) -> bytes:
+        """``render`` as bytes: file names and lines that are not UTF-8 as they are on disk,
+        as rg prints them (``render`` replaces those bytes with U+FFFD). Same options."""
+
 @final
 class FileMatches(_Record):
     """All that one file contributed to a grep."""

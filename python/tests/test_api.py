@@ -138,6 +138,17 @@ def test_grep_pages_with_cursor(sandbox: Sandbox) -> None:
     assert seen == everything
 
 
+def test_render_bytes_prints_names_and_lines_as_on_disk(tmp_path: Path) -> None:
+    root = os.fsencode(tmp_path)
+    with open(os.path.join(root, b"bad\xffname.txt"), "wb") as f:
+        f.write(b"caf\xe9 foo\n")
+    result = Sandbox([tmp_path]).grep("foo")
+    assert result.render_bytes(path_style="relative") == b"bad\xffname.txt:1:caf\xe9 foo\n"
+    assert result.render(path_style="relative") == "bad\ufffdname.txt:1:caf\ufffd foo\n"
+    begin = json.loads(result.render_bytes("json", path_style="relative").splitlines()[0])
+    assert begin["data"]["path"] == {"bytes": base64.b64encode(b"bad\xffname.txt").decode()}
+
+
 def test_render_as_ripgrep(sandbox: Sandbox) -> None:
     result = sandbox.grep("foo")
     assert result.render(path_style="relative") == (

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use fsnative::render;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::interrupt::run_detached;
@@ -183,6 +183,21 @@ view! {
         let options = collect("render", &[("format", format)], options)?;
         let format = build(py, &options, render::Format::from_options)?;
         run_detached(py, || Ok(render::render(&self.result, &format)))
+    }
+
+    /// `render` as bytes, with file names and lines that are not UTF-8 as they are on disk, as
+    /// ripgrep prints them (`render` replaces those bytes with U+FFFD).
+    #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='standard', **options)")]
+    fn render_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        format: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let options = collect("render_bytes", &[("format", format)], options)?;
+        let format = build(py, &options, render::Format::from_options)?;
+        let bytes = run_detached(py, || Ok(render::render_bytes(&self.result, &format)))?;
+        Ok(PyBytes::new(py, &bytes))
     }
 
     fn __repr__(&self) -> String {
