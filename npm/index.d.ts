@@ -360,6 +360,13 @@ export interface FileMatches {
   count: number;
   /** The matches, in content mode; empty otherwise. */
   matches: Match[];
+  /** Bytes the searcher read from this file (ripgrep's per-file `bytes_searched`). */
+  bytesSearched: number;
+  /**
+   * Set when the search of this file stopped at a NUL byte after finding matches: the offset
+   * ripgrep reports (`binary_offset`); the matches are those before it.
+   */
+  binaryOffset: number | null;
 }
 
 /** Counters of what a grep did. */

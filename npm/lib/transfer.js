@@ -26,7 +26,9 @@ function grepResult({ head, text, numbers }) {
     at = end;
     const count = n[i + 3];
     const matchCount = n[i + 4];
-    i += 5;
+    const bytesSearched = n[i + 5];
+    const binaryOffset = n[i + 6] === -1 ? null : n[i + 6];
+    i += 7;
     const matches = new Array(matchCount);
     for (let m = 0; m < matchCount; m++) {
       const lineNumber = n[i];
@@ -62,6 +64,8 @@ function grepResult({ head, text, numbers }) {
       relativePath: flags & RELATIVE_PATH_BYTES ? { bytes: relativePath } : relativePath,
       count,
       matches,
+      bytesSearched,
+      binaryOffset,
     });
   }
   result.files = files;

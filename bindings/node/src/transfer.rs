@@ -29,14 +29,15 @@ const RELATIVE_PATH_BYTES: f64 = 2.0;
 
 /// How many numbers a file record, a match record (without its submatches) and a context
 /// line take.
-const FILE_NUMBERS: usize = 5;
+const FILE_NUMBERS: usize = 7;
 const MATCH_NUMBERS: usize = 9;
 const LINE_NUMBERS: usize = 4;
 
 /// A grep result packed for JavaScript. The layout of `numbers`, record by record:
 ///
 /// - file: `flags` ([`PATH_BYTES`] | [`RELATIVE_PATH_BYTES`]), end of `path`, end of
-///   `relativePath`, `count`, number of matches; then its matches;
+///   `relativePath`, `count`, number of matches, `bytesSearched`, `binaryOffset` (-1 for
+///   `null`); then its matches;
 /// - match: `lineNumber`, `column`, `byteOffset`, end of `text`, `truncated` (0 or 1),
 ///   `sectionEnd` (0 for `null`: line numbers start at 1), numbers of submatches, of lines
 ///   before and of lines after; then `[start, end]` of each submatch, then its context lines;
@@ -96,7 +97,12 @@ impl GrepTransfer {
             kind += RELATIVE_PATH_BYTES;
         }
         self.numbers[flags] = kind;
-        self.numbers.extend([file.count as f64, file.matches.len() as f64]);
+        self.numbers.extend([
+            file.count as f64,
+            file.matches.len() as f64,
+            file.bytes_searched as f64,
+            file.binary_offset.map_or(-1.0, |offset| offset as f64),
+        ]);
         for found in &file.matches {
             self.found(found);
         }

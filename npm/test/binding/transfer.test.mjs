@@ -26,6 +26,8 @@ const root = makeTree({
   'dir/ünï/deep.txt': 'needle deep\n',
 });
 fs.writeFileSync(`${root}/bad.txt`, Buffer.concat([Buffer.from('needle '), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(' here\nnext\n')]));
+// A NUL past the first 64 KiB block: matches before it, then a binary offset (rg's late NUL).
+fs.writeFileSync(`${root}/late-nul.txt`, `${'needle early\n'.repeat(8)}${'filler\n'.repeat(20000)}\0tail needle\n`);
 const nonUtf8Name = Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x2e, 0x74, 0x78, 0x74]); // "caf\xe9.txt"
 fs.writeFileSync(Buffer.concat([Buffer.from(`${root}/`), nonUtf8Name]), 'needle in a latin-1 name\n');
 after(() => removeTree(root));
@@ -67,6 +69,7 @@ const CASES = {
   'files mode': { pattern: 'needle', mode: 'files', limit: null },
   'a page cut by the limit': { pattern: 'needle', limit: 3, context: 1 },
   'nothing found': { pattern: 'no such text anywhere' },
+  'a file given up at a late NUL': { pattern: 'needle', path: 'late-nul.txt' },
 };
 
 describe('a packed grep result builds the same objects as the core serializes', () => {
@@ -109,6 +112,6 @@ describe('a packed grep result builds the same objects as the core serializes', 
     assert.deepEqual(structuredClone(result), result);
     const [file] = result.files;
     assert.deepEqual({ ...file.matches[0] }, file.matches[0]);
-    assert.deepEqual(Object.keys(file), ['path', 'relativePath', 'count', 'matches']);
+    assert.deepEqual(Object.keys(file), ['path', 'relativePath', 'count', 'matches', 'bytesSearched', 'binaryOffset']);
   });
 });
