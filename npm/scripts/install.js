@@ -31,7 +31,7 @@ function main() {
   const progress = progressStream();
   const say = (line) => fs.writeSync(progress === 'inherit' ? 2 : progress, `fsnative: ${line}\n`);
   if (sources === PACKAGED_SOURCES) {
-    say(`no prebuilt addon for this machine (${platformPackage()}); building it from the Rust sources in ${sources} (a cold release build takes about 2 minutes on 2 cores)`);
+    say(`no prebuilt addon for this machine (${platformPackage()}); building it from the Rust sources in ${sources} (a cold release build takes a minute or two on 2 cores)`);
   }
   // A source build of the published package keeps its target directory only while building.
   const ownTarget = sources === PACKAGED_SOURCES && !process.env.CARGO_TARGET_DIR ? path.join(sources, 'target') : null;
