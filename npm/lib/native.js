@@ -10,17 +10,17 @@ const { platformPackage } = require('./platform');
 const SOURCE_BUILD = path.join(__dirname, '..', 'native', 'fsnative.node');
 
 function load() {
-  const attempts = [];
-  for (const candidate of [SOURCE_BUILD, platformPackage()]) {
+  // The platform package's name is worked out only when no source build is there.
+  for (const candidate of [() => SOURCE_BUILD, platformPackage]) {
+    const name = candidate();
     try {
-      return require(candidate);
+      return require(name);
     } catch (err) {
-      if (err?.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes(candidate)) throw err;
-      attempts.push(candidate);
+      if (err?.code !== 'MODULE_NOT_FOUND' || !String(err.message).includes(name)) throw err;
     }
   }
   throw new Error(
-    `fsnative: no native addon for this machine (tried ${attempts.join(' and ')}). ` +
+    `fsnative: no native addon for this machine (tried ${SOURCE_BUILD} and ${platformPackage()}). ` +
       `Install the platform package \`${platformPackage()}\` beside fsnative, or reinstall fsnative ` +
       'with a Rust toolchain on PATH so that it builds the addon from the sources it carries.',
   );
