@@ -261,10 +261,17 @@ export interface GlobOptions {
   timeoutMs?: number | null;
 }
 
-/** The answer of {@link Sandbox.grepText}: ripgrep's output for one page of a grep. */
-export interface GrepText {
-  /** What `rg` prints for this page (ends with a newline; `''` when nothing matched). */
-  text: string;
+/**
+ * The answer of {@link Sandbox.grepText}: ripgrep's output for one page of a grep, as a string
+ * or, with `encoding: 'buffer'`, as the exact bytes `rg` prints.
+ */
+export interface GrepText<Text extends string | Buffer = string> {
+  /**
+   * What `rg` prints for this page (ends with a newline; empty when nothing matched). As a
+   * string, file names and lines that are not UTF-8 read with U+FFFD; as a Buffer they are the
+   * bytes on disk, as `rg` prints them.
+   */
+  text: Text;
   /** Set when the page stopped early (as in {@link GrepResult}); `nextCursor` continues it. */
   truncated: Truncation | null;
   /** Pass back as `cursor` with the same options to get the next page. */
@@ -308,6 +315,11 @@ export interface JsonFormat {
 
 /** A ripgrep output format. */
 export type TextFormat = StandardFormat | JsonFormat;
+
+/** How {@link GrepText.text} comes back: a string (the default), or the exact bytes. */
+export interface TextEncoding<Encoding extends 'utf8' | 'buffer'> {
+  encoding: Encoding;
+}
 
 /** Why a result stopped early: the `limit`, the `timeoutMs` deadline, or a cancel. */
 export type Truncation = 'limit' | 'timeout' | 'cancelled';
@@ -484,10 +496,12 @@ export class Sandbox {
    * tools that used to spawn `rg`), with the page's truncation and cursor. `format` defaults
    * to `{ format: 'standard' }`.
    */
-  grepText(options: GrepOptions & Cancellable, format?: TextFormat): Promise<GrepText>;
+  grepText(options: GrepOptions & Cancellable, format: TextFormat & TextEncoding<'buffer'>): Promise<GrepText<Buffer>>;
+  grepText(options: GrepOptions & Cancellable, format?: TextFormat & Partial<TextEncoding<'utf8'>>): Promise<GrepText>;
 
   /** {@link Sandbox.grepText}, blocking the calling thread. */
-  grepTextSync(options: GrepOptions, format?: TextFormat): GrepText;
+  grepTextSync(options: GrepOptions, format: TextFormat & TextEncoding<'buffer'>): GrepText<Buffer>;
+  grepTextSync(options: GrepOptions, format?: TextFormat & Partial<TextEncoding<'utf8'>>): GrepText;
 
   /** Lists entries whose path matches glob patterns. */
   glob(options: GlobOptions & Cancellable): Promise<GlobResult>;

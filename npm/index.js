@@ -5,7 +5,7 @@
 const native = require('./lib/native');
 const { FsnativeError, InvalidOptionError, AbortError, fromNative } = require('./lib/errors');
 const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
-const { rootsArgument, pathArgument, splitSignal, optionsJson, syncOptionsJson } = require('./lib/arguments');
+const { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson } = require('./lib/arguments');
 const { grepResult } = require('./lib/transfer');
 
 /** One or more root directories, and every path, grep and glob kept inside them. */
@@ -40,14 +40,16 @@ class Sandbox {
   }
 
   async grepText(options, format) {
-    const formatJson = optionsJson(format, 'render', 'format');
-    return JSON.parse(await runCancellable(options, 'grep', (json, token) => this.#native.grepText(json, formatJson, token)));
+    const { asBytes, rest } = splitEncoding(format);
+    const formatJson = optionsJson(rest, 'render', 'format');
+    return grepText(await runCancellable(options, 'grep', (json, token) => this.#native.grepText(json, formatJson, asBytes, token)));
   }
 
   grepTextSync(options, format) {
     const json = syncOptionsJson(options, 'grep');
-    const formatJson = optionsJson(format, 'render', 'format');
-    return JSON.parse(callNative(() => this.#native.grepTextSync(json, formatJson)));
+    const { asBytes, rest } = splitEncoding(format);
+    const formatJson = optionsJson(rest, 'render', 'format');
+    return grepText(callNative(() => this.#native.grepTextSync(json, formatJson, asBytes)));
   }
 
   async glob(options) {
@@ -58,6 +60,13 @@ class Sandbox {
     const json = syncOptionsJson(options, 'glob');
     return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
   }
+}
+
+/** `grepText`'s answer from its JSON: `text` as a Buffer when it came as `{ bytes: base64 }`. */
+function grepText(json) {
+  const answer = JSON.parse(json);
+  if (typeof answer.text === 'object') answer.text = Buffer.from(answer.text.bytes, 'base64');
+  return answer;
 }
 
 /**

@@ -35,6 +35,9 @@ export async function main(root: string): Promise<void> {
 
   // The same search as ripgrep prints it, and a search that gives up when asked to.
   process.stdout.write((await sandbox.grepText({ pattern: 'TODO', mode: 'files' }, { pathStyle: 'relative' })).text);
+  // The exact bytes rg prints (file names that are not UTF-8 as they are on disk): a Buffer.
+  const exact: Buffer = sandbox.grepTextSync({ pattern: 'TODO' }, { format: 'json', encoding: 'buffer' }).text;
+  process.stdout.write(exact);
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);
   try {

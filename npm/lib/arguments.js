@@ -136,4 +136,21 @@ function describe(value) {
   return what === 'number' || what === 'boolean' ? String(value) : `a ${what}`;
 }
 
-module.exports = { rootsArgument, pathArgument, splitSignal, optionsJson, syncOptionsJson };
+/**
+ * Splits `encoding` off `grepText`'s format: how its `text` comes back, `'utf8'` (the default: a
+ * string, where bytes that are not UTF-8 read as U+FFFD) or `'buffer'` (the exact bytes rg
+ * prints). The rest of the format goes to the core.
+ * @returns {{ asBytes: boolean, rest: unknown }}
+ */
+function splitEncoding(format) {
+  if (format === null || typeof format !== 'object' || !Object.hasOwn(format, 'encoding')) {
+    return { asBytes: false, rest: format };
+  }
+  const { encoding, ...rest } = format;
+  if (encoding !== undefined && encoding !== 'utf8' && encoding !== 'buffer') {
+    throw new InvalidOptionError(`render option \`encoding\` must be 'utf8' or 'buffer', not ${describe(encoding)}`, 'encoding');
+  }
+  return { asBytes: encoding === 'buffer', rest };
+}
+
+module.exports = { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson };

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use base64::Engine as _;
 use fsnative::render::{self, Format};
 use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
 use napi::bindgen_prelude::{ToNapiValue, TypeName};
@@ -19,11 +20,20 @@ use crate::transfer::GrepTransfer;
 /// `grepText`'s answer: ripgrep's output, and what a caller needs to know about its page.
 #[derive(Serialize)]
 struct RenderedGrep<'a> {
-    text: String,
+    text: RenderedText,
     truncated: Option<Truncation>,
     next_cursor: Option<&'a str>,
     total_matches: u64,
     stats: &'a GrepStats,
+}
+
+/// ripgrep's output as a string (bytes that are not UTF-8 read as U+FFFD), or its exact bytes
+/// as `{ "bytes": base64 }`, the form non-UTF-8 paths take too.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum RenderedText {
+    Text(String),
+    Bytes { bytes: String },
 }
 
 /// What a call does.
@@ -32,8 +42,9 @@ pub enum Operation {
     Grep(GrepRequest),
     /// The result as camelCase JSON: what the packed result must decode to.
     GrepJson(GrepRequest),
-    /// `grepText`: the result rendered as ripgrep prints it, with its truncation and cursor.
-    GrepText(GrepRequest, Format),
+    /// `grepText`: the result rendered as ripgrep prints it (as bytes when the flag is set),
+    /// with its truncation and cursor.
+    GrepText(GrepRequest, Format, bool),
     /// `glob`: the result as JSON (in columns, see [`glob_json`]).
     Glob(GlobRequest),
 }
@@ -58,10 +69,16 @@ impl CoreCall {
             Operation::GrepJson(request) => {
                 camel_case_json(&self.sandbox.grep_cancellable(request, &self.cancel)?).map(Answer::Json)
             }
-            Operation::GrepText(request, format) => {
+            Operation::GrepText(request, format, as_bytes) => {
                 let result = self.sandbox.grep_cancellable(request, &self.cancel)?;
+                let text = if *as_bytes {
+                    let bytes = render::render_bytes(&result, format);
+                    RenderedText::Bytes { bytes: base64::engine::general_purpose::STANDARD.encode(bytes) }
+                } else {
+                    RenderedText::Text(render::render(&result, format))
+                };
                 camel_case_json(&RenderedGrep {
-                    text: render::render(&result, format),
+                    text,
                     truncated: result.truncated,
                     next_cursor: result.next_cursor.as_deref(),
                     total_matches: result.total_matches,

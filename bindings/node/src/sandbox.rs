@@ -77,24 +77,31 @@ impl NativeSandbox {
     }
 
     /// Content search on the thread pool; resolves with the JSON of ripgrep's output in
-    /// `format` and the page's truncation.
+    /// `format` (its bytes, base64, when `as_bytes`) and the page's truncation.
     #[napi]
     pub fn grep_text(
         &self,
         env: Env,
         options: String,
         format: String,
+        as_bytes: bool,
         cancel: Option<&CancelToken>,
     ) -> Result<AsyncTask<CoreCall>> {
-        let operation = guarded(&env, || grep_text(&options, &format))?;
+        let operation = guarded(&env, || grep_text(&options, &format, as_bytes))?;
         Ok(AsyncTask::new(self.call(operation, cancel)))
     }
 
-    /// Content search in place; returns the JSON of ripgrep's output in `format` and the
-    /// page's truncation.
+    /// Content search in place; returns the JSON of ripgrep's output in `format` (its bytes,
+    /// base64, when `as_bytes`) and the page's truncation.
     #[napi]
-    pub fn grep_text_sync(&self, env: Env, options: String, format: String) -> Result<Answer> {
-        guarded(&env, || self.call(grep_text(&options, &format)?, None).run())
+    pub fn grep_text_sync(
+        &self,
+        env: Env,
+        options: String,
+        format: String,
+        as_bytes: bool,
+    ) -> Result<Answer> {
+        guarded(&env, || self.call(grep_text(&options, &format, as_bytes)?, None).run())
     }
 
     /// File-name search on the thread pool; resolves with the result's JSON.
@@ -116,9 +123,13 @@ impl NativeSandbox {
     }
 }
 
-/// `grepText`'s operation: the request, then the render format.
-fn grep_text(options: &str, format: &str) -> fsnative::Result<Operation> {
-    Ok(Operation::GrepText(build(options, GrepRequest::from_options)?, build(format, Format::from_options)?))
+/// `grepText`'s operation: the request, the render format, and whether the text crosses as bytes.
+fn grep_text(options: &str, format: &str, as_bytes: bool) -> fsnative::Result<Operation> {
+    Ok(Operation::GrepText(
+        build(options, GrepRequest::from_options)?,
+        build(format, Format::from_options)?,
+        as_bytes,
+    ))
 }
 
 impl NativeSandbox {
