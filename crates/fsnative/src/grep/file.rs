@@ -329,8 +329,7 @@ impl Collector<'_> {
                 ranges.pop();
             }
         }
-        let raw_text = raw_text(raw, &ranges);
-        let (text, submatches) = decode_lossy(raw, ranges);
+        let (text, submatches, raw_text) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, self.config.max_columns);
         let column = submatches.first().map_or(1, |r| r[0] as u64 + 1);
         Match {
@@ -358,8 +357,7 @@ impl ContextLine {
         ranges: Vec<[usize; 2]>,
     ) -> ContextLine {
         let raw = strip_terminator(line);
-        let raw_text = raw_text(raw, &ranges);
-        let (text, submatches) = decode_lossy(raw, ranges);
+        let (text, submatches, raw_text) = decode_lossy(raw, ranges);
         let (text, truncated) = cut(text, max_columns);
         let unterminated = raw.len() == line.len();
         let raw = raw_text.filter(|_| !truncated);
@@ -384,24 +382,19 @@ fn record_matches(matcher: &RegexMatcher, found: &SinkMatch<'_>, mut each: impl 
     });
 }
 
-/// The line's bytes and submatch ranges, kept when they are not valid UTF-8.
-fn raw_text(raw: &[u8], ranges: &[[usize; 2]]) -> Option<Box<RawText>> {
-    std::str::from_utf8(raw)
-        .is_err()
-        .then(|| Box::new(RawText { bytes: raw.to_vec(), submatches: ranges.to_vec() }))
-}
-
 /// Drops one trailing `\n` (a `\r` before it is kept, as ripgrep keeps it).
 fn strip_terminator(bytes: &[u8]) -> &[u8] {
     bytes.strip_suffix(b"\n").unwrap_or(bytes)
 }
 
 /// Decodes `raw` as UTF-8, replacing each invalid sequence with U+FFFD, and moves the byte
-/// `ranges` so they point at the same text in the decoded string.
-fn decode_lossy(raw: &[u8], ranges: Vec<[usize; 2]>) -> (String, Vec<[usize; 2]>) {
+/// `ranges` so they point at the same text in the decoded string. A line that is not valid
+/// UTF-8 also keeps its bytes and byte ranges, which renderers print as rg does.
+fn decode_lossy(raw: &[u8], ranges: Vec<[usize; 2]>) -> (String, Vec<[usize; 2]>, Option<Box<RawText>>) {
     if let Ok(text) = std::str::from_utf8(raw) {
-        return (text.to_owned(), ranges);
+        return (text.to_owned(), ranges, None);
     }
+    let kept = Box::new(RawText { bytes: raw.to_vec(), submatches: ranges.clone() });
     // (original offset, decoded offset) at the start of every valid or invalid run.
     let mut text = String::with_capacity(raw.len() + 8);
     let mut marks: Vec<(usize, usize, bool)> = Vec::new();
@@ -428,7 +421,7 @@ fn decode_lossy(raw: &[u8], ranges: Vec<[usize; 2]>) -> (String, Vec<[usize; 2]>
         }
     };
     let moved = ranges.into_iter().map(|r| [map(r[0]), map(r[1])]).collect();
-    (text, moved)
+    (text, moved, Some(kept))
 }
 
 /// Cuts `text` to at most `max` bytes at a character boundary; true if it was cut.
@@ -452,7 +445,7 @@ mod tests {
 
     #[test]
     fn lossy_decoding_moves_ranges() {
-        let (text, ranges) = decode_lossy(b"a\xffbc", vec![[2, 4]]);
+        let (text, ranges, _) = decode_lossy(b"a\xffbc", vec![[2, 4]]);
         assert_eq!(text, "a\u{fffd}bc");
         assert_eq!(ranges, vec![[4, 6]]);
     }
