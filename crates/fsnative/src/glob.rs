@@ -11,10 +11,11 @@ use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
+use crate::index::{Index, Kind as IndexedKind, View};
 use crate::request::{EntryKind, GlobRequest, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
-use crate::walk::{self, SkipCounters, WalkOptions, Walked, WalkedKind, Walker};
+use crate::walk::{self, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
 /// Compiled include and exclude patterns.
 struct Patterns {
@@ -70,8 +71,13 @@ struct Found {
     is_dir: bool,
 }
 
-/// Runs `request` inside `roots`.
-pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
+/// Runs `request` inside `roots`, from `index` when it can answer.
+pub(crate) fn run(
+    roots: &Roots,
+    index: Option<&Index>,
+    request: &GlobRequest,
+    cancel: &CancelToken,
+) -> Result<GlobResult> {
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
     let patterns = Patterns::compile(request)?;
@@ -90,14 +96,33 @@ pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) ->
         max_depth: request.max_depth,
         ..WalkOptions::default()
     };
+    // The index answers a glob with the walk's default options (hidden entries and links
+    // left out, ignore files honoured); any other walks.
+    let answers = !request.hidden && !request.follow_links && !request.no_ignore;
+    let view = index.filter(|_| answers).and_then(Index::view);
+    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
     let dirs = RootDirs::open(roots)?;
     let skipped = SkipCounters::default();
     let walked = AtomicU64::new(0);
     let mut found = Vec::new();
+    // Matches past the limit that were counted but not kept (path order only).
+    let mut uncounted = 0u64;
     let mut truncated = control.interruption();
     for (index, target) in targets.iter().enumerate() {
         if truncated.is_some() {
             break;
+        }
+        if let Some(view) = &view {
+            let keep = match request.sort {
+                SortOrder::Mtime => usize::MAX,
+                _ => request
+                    .limit
+                    .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1)),
+            };
+            let search = Indexed { roots, request, patterns: &patterns, skipped: &skipped, keep };
+            uncounted += search.collect(view, target, index, &mut found, &walked);
+            truncated = control.interruption();
+            continue;
         }
         // Relative paths are the walked paths after the target and a separator.
         let base = target.path.as_os_str().as_bytes();
@@ -125,7 +150,7 @@ pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) ->
         truncated = control.interruption();
     }
     sort(&mut found, request.sort);
-    let total = found.len() as u64;
+    let total = found.len() as u64 + uncounted;
     if let Some(limit) = request.limit {
         if total > limit {
             found.truncate(limit as usize);
@@ -148,6 +173,68 @@ pub(crate) fn run(roots: &Roots, request: &GlobRequest, cancel: &CancelToken) ->
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
         },
     })
+}
+
+/// A glob answered from the index.
+struct Indexed<'a> {
+    roots: &'a Roots,
+    request: &'a GlobRequest,
+    patterns: &'a Patterns,
+    skipped: &'a SkipCounters,
+    /// How many matches to keep; the rest are only counted.
+    keep: usize,
+}
+
+impl Indexed<'_> {
+    /// Adds the entries below `target` (search target number `number`) that match to
+    /// `found`, as the walk would have; returns how many more matched than were kept.
+    fn collect(
+        &self,
+        view: &View<'_>,
+        target: &Target,
+        number: usize,
+        found: &mut Vec<Found>,
+        walked: &AtomicU64,
+    ) -> u64 {
+        let request = self.request;
+        let root_path = &self.roots.paths()[target.root];
+        let dir = target.below_root(self.roots);
+        let name_start = if dir.is_empty() { 0 } else { dir.len() + 1 };
+        let mut uncounted = 0;
+        let mut count = 0u64;
+        for (entry, _, _) in view.walk(target.root, dir, request.max_depth, None, self.skipped) {
+            count += 1;
+            let is_dir = match entry.kind {
+                IndexedKind::Dir => true,
+                IndexedKind::Symlink => {
+                    let path = root_path.join(OsStr::from_bytes(&entry.path));
+                    let link = Walked { path, kind: WalkedKind::Symlink, at: None };
+                    let Some(is_dir) = entry_is_dir(self.roots, &link, self.skipped) else {
+                        continue;
+                    };
+                    is_dir
+                }
+                _ => false,
+            };
+            let wanted = match request.kind {
+                EntryKind::Files => !is_dir,
+                EntryKind::Dirs => is_dir,
+                EntryKind::All => true,
+            };
+            let relative = Path::new(OsStr::from_bytes(&entry.path[name_start..]));
+            if !(wanted && self.patterns.matches(relative)) {
+                continue;
+            }
+            if found.len() >= self.keep {
+                uncounted += 1;
+                continue;
+            }
+            let path = root_path.join(OsStr::from_bytes(&entry.path));
+            found.push(Found { target: number, relative: relative.to_path_buf(), path, is_dir });
+        }
+        walked.fetch_add(count, Ordering::Relaxed);
+        uncounted
+    }
 }
 
 /// Whether a walked entry is a directory; `None` when it must not be yielded. A symlink that

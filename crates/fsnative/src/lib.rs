@@ -36,12 +36,14 @@
 //!
 //! # Layering
 //!
-//! The core stacks in four layers; each imports only the layers below it:
+//! The core stacks in five layers; each imports only the layers below it:
 //! 1. `roots`: validating and resolving paths, opening beneath a root's handle, and every
 //!    symlink decision (follow inside, refuse outside, skip special), made once per entry.
 //! 2. `walk`: listing directories beneath the roots, with ignore files and filters.
-//! 3. `grep` and `glob`: searches over walks.
-//! 4. [`Sandbox`]: a thin facade that owns the roots and the pattern cache.
+//! 3. `index`: the warm index (opt-in): the walk's file list and a content prefilter kept in
+//!    memory and current by a filesystem watcher.
+//! 4. `grep` and `glob`: searches over walks, or over the index when it can answer.
+//! 5. [`Sandbox`]: a thin facade that owns the roots, the pattern cache and the index.
 //!
 //! Below them all, `error`, `control`, `request` and `result` hold the shared types; beside
 //! the facade, [`options`] builds requests from what a binding's caller passed.
@@ -57,6 +59,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 // `error`, `control`, `request`, `result`).
 mod glob;
 mod grep;
+mod index;
 mod roots;
 mod sandbox;
 mod walk;
@@ -72,6 +75,9 @@ pub mod render;
 pub use control::CancelToken;
 pub use error::{catch_panic, Error, ErrorCode, Result};
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
+pub use index::{
+    IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
+};
 pub use request::{
     CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
     DEFAULT_GREP_LIMIT,

@@ -1,13 +1,15 @@
-//! [`Sandbox`]: the facade on top of the layers. It holds the roots and the compiled-pattern
-//! cache, and hands each call to the layer that does the work.
+//! [`Sandbox`]: the facade on top of the layers. It holds the roots, the compiled-pattern
+//! cache and the warm index, and hands each call to the layer that does the work.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::control::CancelToken;
 use crate::error::Result;
 use crate::glob;
 use crate::grep::{self, MatcherCache};
+use crate::index::{Index, IndexOptions, IndexStatus};
 use crate::request::{GlobRequest, GrepRequest};
 use crate::result::{GlobResult, GrepResult};
 use crate::roots::{Intent, Roots};
@@ -31,6 +33,8 @@ pub struct Sandbox {
     roots: Roots,
     /// Compiled grep patterns kept for reuse by every clone of this sandbox.
     matchers: Arc<MatcherCache>,
+    /// The warm index, when one was asked for; shared by every clone.
+    index: Option<Arc<Index>>,
 }
 
 impl Sandbox {
@@ -41,7 +45,44 @@ impl Sandbox {
         I: IntoIterator<Item = P>,
         P: AsRef<Path>,
     {
-        Ok(Sandbox { roots: Roots::new(roots)?, matchers: Arc::default() })
+        Ok(Sandbox { roots: Roots::new(roots)?, matchers: Arc::default(), index: None })
+    }
+
+    /// Like [`Sandbox::new`], with a warm index of the roots: built on a thread of its own,
+    /// then kept current by a filesystem watcher. Searches it can answer (the walk's default
+    /// options, path order) read it instead of walking and skip files its content prefilter
+    /// rules out; the answers are the same. Until it is ready, searches walk.
+    ///
+    /// Refuses (`INVALID_OPTION`) to index `/` or a directory holding the home directory
+    /// unless [`IndexOptions::allow_home`] is set.
+    pub fn with_index<I, P>(roots: I, options: IndexOptions) -> Result<Sandbox>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let mut sandbox = Sandbox::new(roots)?;
+        sandbox.index = Some(Arc::new(Index::start(&sandbox.roots, options, grep::no_match)?));
+        Ok(sandbox)
+    }
+
+    /// The index's state, files, memory and watcher; `None` without an index.
+    pub fn index_status(&self) -> Option<IndexStatus> {
+        self.index.as_ref().map(|index| index.status())
+    }
+
+    /// Waits until the index is ready and has read every file (at most `timeout`, forever
+    /// when `None`); true when it is. False at once without an index, or when it failed or
+    /// was closed.
+    pub fn wait_for_index(&self, timeout: Option<Duration>) -> bool {
+        self.index.as_ref().is_some_and(|index| index.wait(timeout))
+    }
+
+    /// Drops the index: stops its thread and watcher and frees its memory. Searches walk
+    /// from then on. Closing twice, or without an index, does nothing.
+    pub fn close(&self) {
+        if let Some(index) = &self.index {
+            index.close();
+        }
     }
 
     /// The canonical roots, in the order given.
@@ -77,7 +118,7 @@ impl Sandbox {
 
     /// Like [`grep`](Sandbox::grep), stoppable from another thread through `cancel`.
     pub fn grep_cancellable(&self, request: &GrepRequest, cancel: &CancelToken) -> Result<GrepResult> {
-        grep::run(&self.roots, &self.matchers, request, cancel)
+        grep::run(&self.roots, &self.matchers, self.index.as_deref(), request, cancel)
     }
 
     /// Lists entries whose path matches glob patterns. See [`GlobRequest`].
@@ -87,6 +128,6 @@ impl Sandbox {
 
     /// Like [`glob`](Sandbox::glob), stoppable from another thread through `cancel`.
     pub fn glob_cancellable(&self, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
-        glob::run(&self.roots, request, cancel)
+        glob::run(&self.roots, self.index.as_deref(), request, cancel)
     }
 }

@@ -188,6 +188,24 @@ pub(crate) fn search(
     Ok(outcome)
 }
 
+/// What a search that finds nothing reads of `file` (`size` bytes, read from its start) with
+/// ripgrep's default binary handling, line by line: the bytes read and the offset of the NUL
+/// it gave up at. The index records it for binary files, so the count of bytes searched is the
+/// same when the index rules such a file out.
+pub(crate) fn no_match(file: &File, size: u64) -> io::Result<(u64, Option<u64>)> {
+    static NEVER: std::sync::OnceLock<Option<RegexMatcher>> = std::sync::OnceLock::new();
+    // An empty class of bytes: a pattern that matches nowhere.
+    let never = NEVER.get_or_init(|| RegexMatcher::new(r"(?-u:[^\x00-\xFF])").ok());
+    let Some(never) = never else {
+        return Err(io::Error::other("the never-matching pattern did not compile"));
+    };
+    let request = GrepRequest::default();
+    let config = FileSearchConfig { mode: request.mode, max_columns: None, sections: None, record_cap: None };
+    let control = Control::new(&crate::CancelToken::new(), None);
+    let outcome = search(&mut searcher(&request), never, (file, size), &config, 0, &control)?;
+    Ok((outcome.bytes, outcome.binary_offset))
+}
+
 /// Sets each match's `section_end`: a second pass over the file lists the lines that match a
 /// section pattern, and each match takes the first one after its last line.
 fn mark_section_ends(

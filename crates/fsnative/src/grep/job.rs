@@ -10,6 +10,7 @@ use grep_regex::RegexMatcher;
 use super::cursor::SortKey;
 use super::file::{self, FileOutcome, FileSearchConfig, FileSearcher};
 use crate::control::Control;
+use crate::index::Unsearched;
 use crate::request::{GrepRequest, OutputMode};
 use crate::roots::{Location, RootDirs};
 use crate::walk::SkipCounters;
@@ -24,6 +25,8 @@ pub(super) struct Job {
     pub at: Option<Location>,
     /// Records of this file to skip (a cursor resuming inside it).
     pub skip: u64,
+    /// Files the index ruled out between the previous job and this one.
+    pub unsearched: Unsearched,
 }
 
 /// A job and what searching it gave.

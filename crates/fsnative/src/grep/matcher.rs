@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::index::GramQuery;
 use crate::request::{CaseMode, GrepRequest};
 
 /// Longest pattern text accepted, summed over all patterns.
@@ -168,16 +169,40 @@ fn compile(
     })
 }
 
-/// The parse error of one pattern on its own, with the pattern quoted and the fault marked,
-/// as regex-syntax formats it; `None` when it parses.
-fn parse_error(pattern: &str) -> Option<String> {
-    let mut parser = regex_syntax::ParserBuilder::new()
+/// A parser of patterns as the matcher reads them (`case_insensitive`: fold case).
+fn parser(case_insensitive: bool) -> regex_syntax::Parser {
+    regex_syntax::ParserBuilder::new()
         .utf8(false)
         .multi_line(true)
         .octal(false)
+        .case_insensitive(case_insensitive)
         .nest_limit(MAX_PATTERN_NESTING)
-        .build();
-    let message = parser.parse(pattern).err()?.to_string();
+        .build()
+}
+
+/// What a file must contain for `request`'s patterns to match in it (the index's
+/// prefilter): nothing is required of an inverted search, or when a pattern does not parse.
+/// Smart case is taken as insensitive, which only weakens the requirement.
+pub(crate) fn prefilter_query(request: &GrepRequest) -> GramQuery {
+    if request.invert {
+        return GramQuery::Any;
+    }
+    let mut parser = parser(request.case_mode != CaseMode::Sensitive);
+    let mut parsed = Vec::with_capacity(request.patterns.0.len());
+    for pattern in &request.patterns.0 {
+        let pattern = if request.fixed_strings { regex_syntax::escape(pattern) } else { pattern.clone() };
+        match parser.parse(&pattern) {
+            Ok(hir) => parsed.push(hir),
+            Err(_) => return GramQuery::Any,
+        }
+    }
+    GramQuery::of_patterns(&parsed)
+}
+
+/// The parse error of one pattern on its own, with the pattern quoted and the fault marked,
+/// as regex-syntax formats it; `None` when it parses.
+fn parse_error(pattern: &str) -> Option<String> {
+    let message = parser(false).parse(pattern).err()?.to_string();
     // regex-syntax's own "regex parse error:" line is left out here and added by the caller.
     Some(message.strip_prefix("regex parse error:\n").unwrap_or(&message).to_owned())
 }

@@ -13,6 +13,7 @@
 
 mod cursor;
 mod file;
+mod indexed;
 mod job;
 mod matcher;
 mod page;
@@ -25,24 +26,29 @@ use std::time::Instant;
 
 use crate::control::{CancelToken, Control};
 use crate::error::Result;
-use crate::request::{GrepRequest, OutputMode};
+use crate::index::Index;
+use crate::request::{GrepRequest, OutputMode, SortOrder};
 use crate::result::GrepResult;
 use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, SkipCounters, WalkOptions};
 
+pub(crate) use file::no_match;
 pub use file::MAX_BUFFER_BYTES;
 pub(crate) use matcher::MatcherCache;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 pub use pipeline::MAX_THREADS;
 
 use cursor::Position;
+use indexed::Indexed;
 use job::JobSearch;
 use pipeline::Pipeline;
 
-/// Runs `request` inside `roots`, compiling its patterns through `matchers`.
+/// Runs `request` inside `roots`, compiling its patterns through `matchers`, from `index`
+/// when it can answer.
 pub(crate) fn run(
     roots: &Roots,
     matchers: &MatcherCache,
+    index: Option<&Index>,
     request: &GrepRequest,
     cancel: &CancelToken,
 ) -> Result<GrepResult> {
@@ -68,6 +74,16 @@ pub(crate) fn run(
     let fingerprint = cursor::fingerprint(request, &target_paths);
     let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
 
+    let view = index.filter(|_| index_answers(request)).and_then(Index::view);
+    let view =
+        view.filter(|view| targets.iter().all(|t| !t.is_dir || view.lists(t.root, t.below_root(roots))));
+    let indexed = view.as_ref().map(|view| Indexed {
+        view,
+        roots,
+        prefilter: view
+            .prefilter(&matcher::prefilter_query(request), !request.multiline && !request.search_binary),
+    });
+
     let dirs = RootDirs::open(roots)?;
     let skipped = SkipCounters::default();
     let pipeline = Pipeline {
@@ -83,6 +99,7 @@ pub(crate) fn run(
         targets: &targets,
         walk_options: &walk_options,
         resume: resume.as_ref(),
+        indexed,
     };
     let page = pipeline.run(started);
 
@@ -105,4 +122,18 @@ pub(crate) fn run(
         single_file: targets.len() == 1 && !targets[0].is_dir,
         stats,
     })
+}
+
+/// The index answers searches with the walk's default options (ignore files honoured, hidden
+/// entries and links left out, no glob, type or size filter) in path order; any other search
+/// walks.
+fn index_answers(request: &GrepRequest) -> bool {
+    !request.hidden
+        && !request.follow_links
+        && !request.no_ignore
+        && request.globs.0.is_empty()
+        && request.types.0.is_empty()
+        && request.types_not.0.is_empty()
+        && request.max_filesize.is_none()
+        && request.sort != SortOrder::Mtime
 }

@@ -4,6 +4,7 @@ use std::path::Path;
 
 use super::cursor::Position;
 use super::job::{Done, Job};
+use crate::index::Unsearched;
 use crate::request::{GrepRequest, OutputMode};
 use crate::result::{FileMatches, GrepStats, Match, Truncation};
 use crate::roots::Roots;
@@ -39,9 +40,18 @@ impl<'a> Page<'a> {
         self.truncated.is_some()
     }
 
+    /// Counts files the index ruled out as searched without a match, as a walk would have.
+    pub fn add_unsearched(&mut self, unsearched: Unsearched) {
+        self.stats.files_walked += unsearched.files;
+        self.stats.files_searched += unsearched.files;
+        self.stats.bytes_searched += unsearched.bytes;
+        self.stats.skipped_binary += unsearched.binary;
+    }
+
     /// Adds one file's outcome to the page; true when the page is complete.
     pub fn accept(&mut self, item: Done) -> bool {
         let Done { job, outcome } = item;
+        self.add_unsearched(job.unsearched);
         self.stats.files_walked += 1;
         let outcome = match outcome {
             Ok(outcome) => outcome,

@@ -6,9 +6,11 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::cursor::{Position, SortKey};
+use super::indexed::Indexed;
 use super::job::{Done, Job, JobSearch};
 use super::page::Page;
 use super::workers::Workers;
+use crate::index::Unsearched;
 use crate::request::SortOrder;
 use crate::roots::Location;
 use crate::walk::{self, Target, WalkOptions, WalkedKind, Walker};
@@ -28,6 +30,8 @@ pub(super) struct Pipeline<'a> {
     /// The walk options of each target.
     pub walk_options: &'a [WalkOptions],
     pub resume: Option<&'a Position>,
+    /// The warm index to take files from instead of walking, when it can answer.
+    pub indexed: Option<Indexed<'a>>,
 }
 
 impl<'a> Pipeline<'a> {
@@ -52,7 +56,7 @@ impl<'a> Pipeline<'a> {
             let mut workers: Option<Workers> = None;
             // Starting workers is tried once (it fails only when no thread can be started).
             let mut may_start = threads > 1;
-            self.produce(|job| match &mut workers {
+            let unsearched = self.produce(|job| match &mut workers {
                 Some(workers) => workers.hand_out(job, &mut page),
                 None => {
                     let next = job.seq + 1;
@@ -71,6 +75,9 @@ impl<'a> Pipeline<'a> {
             if let Some(workers) = workers {
                 workers.finish(&mut page);
             }
+            if !page.is_done() {
+                page.add_unsearched(unsearched);
+            }
             search.stop.store(true, Ordering::Relaxed);
         });
         // The walk stops quietly when the deadline passes or the search is cancelled, so a
@@ -81,10 +88,11 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Walks the targets in result order and hands `emit` one job per candidate file (those
-    /// wholly before the cursor left out), until it returns false.
-    fn produce(&self, mut emit: impl FnMut(Job) -> bool) {
+    /// wholly before the cursor left out), until it returns false. Returns the files the
+    /// index ruled out after the last job.
+    fn produce(&self, mut emit: impl FnMut(Job) -> bool) -> Unsearched {
         let mut seq = 0u64;
-        let mut send = |key: SortKey, root: usize, at: Option<Location>| -> bool {
+        let mut send = |key: SortKey, root: usize, at: Option<Location>, unsearched: Unsearched| -> bool {
             if self.search.stop.load(Ordering::Relaxed) {
                 return false;
             }
@@ -93,14 +101,14 @@ impl<'a> Pipeline<'a> {
                 Some(Some(skip)) => skip,
                 None => 0,
             };
-            let job = Job { seq, key, root, at, skip };
+            let job = Job { seq, key, root, at, skip, unsearched };
             seq += 1;
             emit(job)
         };
         match self.search.request.sort {
             SortOrder::Mtime => {
                 let mut all = Vec::new();
-                self.walk_files(|key, root, at| {
+                self.walk_files(|key, root, at, _| {
                     all.push((key, root, at));
                     true
                 });
@@ -110,26 +118,44 @@ impl<'a> Pipeline<'a> {
                 }
                 all.sort_by(|a, b| a.0.cmp(&b.0));
                 for (key, root, at) in all {
-                    if !send(key, root, at) {
+                    if !send(key, root, at, Unsearched::default()) {
                         break;
                     }
                 }
+                Unsearched::default()
             }
-            SortOrder::Path | SortOrder::None => {
-                self.walk_files(&mut send);
-            }
+            SortOrder::Path | SortOrder::None => self.walk_files(&mut send),
         }
     }
 
-    /// Visits candidate files in path order, with the root each was found in and where it
-    /// really lies when that differs; stops when `visit` returns false.
-    fn walk_files(&self, mut visit: impl FnMut(SortKey, usize, Option<Location>) -> bool) {
+    /// Visits candidate files in path order, with the root each was found in, where it
+    /// really lies when that differs, and the files the index ruled out just before it;
+    /// stops when `visit` returns false. Returns the files ruled out after the last one.
+    fn walk_files(
+        &self,
+        mut visit: impl FnMut(SortKey, usize, Option<Location>, Unsearched) -> bool,
+    ) -> Unsearched {
         let search = &self.search;
+        let mut ruled_out = Unsearched::default();
         for (index, target) in self.targets.iter().enumerate() {
             if !target.is_dir {
                 let key = SortKey { rank: 0, target: index, path: target.path.clone() };
-                if !visit(key, target.root, None) {
-                    return;
+                if !visit(key, target.root, None, std::mem::take(&mut ruled_out)) {
+                    return Unsearched::default();
+                }
+                continue;
+            }
+            if let Some(indexed) = &self.indexed {
+                let max_depth = self.walk_options[index].max_depth;
+                let mut visit_file = |key: SortKey, mut before: Unsearched| {
+                    before.add(std::mem::take(&mut ruled_out));
+                    !search.stop.load(Ordering::Relaxed)
+                        && search.control.interruption().is_none()
+                        && visit(key, target.root, None, before)
+                };
+                match indexed.visit(target, index, max_depth, self.resume, search.skipped, &mut visit_file) {
+                    Some(after) => ruled_out.add(after),
+                    None => return Unsearched::default(),
                 }
                 continue;
             }
@@ -140,13 +166,14 @@ impl<'a> Pipeline<'a> {
                 // Without follow_links a symlink arrives as itself and is not searched.
                 if going && walked.kind == WalkedKind::File {
                     let key = SortKey { rank: 0, target: index, path: walked.path };
-                    going = visit(key, target.root, walked.at);
+                    going = visit(key, target.root, walked.at, std::mem::take(&mut ruled_out));
                 }
                 going
             });
             if !going {
-                return;
+                return Unsearched::default();
             }
         }
+        ruled_out
     }
 }

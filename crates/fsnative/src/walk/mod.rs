@@ -22,4 +22,4 @@ mod walker;
 
 pub(crate) use entry::{modified_ns, SkipCounters, Walked, WalkedKind};
 pub(crate) use scope::{overrides, targets, types, Target, WalkOptions};
-pub(crate) use walker::Walker;
+pub(crate) use walker::{DirNode, Walker};

@@ -1,5 +1,6 @@
 //! What a walk covers: the validated places it starts from and the options that filter it.
 
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use ignore::overrides::Override;
@@ -16,6 +17,14 @@ pub(crate) struct Target {
     pub root: usize,
     /// It is a directory (else a single file).
     pub is_dir: bool,
+}
+
+impl Target {
+    /// The target's path below its root (`/`-separated bytes; empty for the root itself).
+    pub fn below_root<'t>(&'t self, roots: &Roots) -> &'t [u8] {
+        let below = self.path.strip_prefix(&roots.paths()[self.root]).unwrap_or(&self.path);
+        below.as_os_str().as_bytes()
+    }
 }
 
 /// What a walk visits.

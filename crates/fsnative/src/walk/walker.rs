@@ -25,7 +25,7 @@ struct Ancestor {
 }
 
 /// A directory to list.
-pub(super) struct DirNode {
+pub(crate) struct DirNode {
     path: PathBuf,
     /// The sandbox root whose handle it is opened beneath, by `path` below that root...
     root: usize,
@@ -67,7 +67,7 @@ impl<'a> Walker<'a> {
     /// Visits every entry below the directory `target`, listing each directory when its turn
     /// comes, until `visit` returns false or the search is interrupted.
     pub fn run(&self, target: &Target, visit: impl FnMut(Walked) -> bool) {
-        let first = self.list(&self.root(target));
+        let first = self.list(&self.node(target));
         depth_first(first, |dir| self.list(&dir), visit);
     }
 
@@ -81,7 +81,7 @@ impl<'a> Walker<'a> {
         prepare: impl Fn(Walked) -> Option<T> + Sync,
         visit: impl FnMut(T) -> bool,
     ) {
-        let queue = ListQueue::new(self.root(target));
+        let queue = ListQueue::new(self.node(target));
         let list_one = || match queue.pop() {
             Some((id, dir)) => {
                 queue.finish(id, self.list(&dir), &prepare);
@@ -110,8 +110,9 @@ impl<'a> Walker<'a> {
         depth_first(queue.take(0), |id| queue.take(id), visit);
     }
 
-    /// The node of the directory `target`, with the ignore files above it.
-    fn root(&self, target: &Target) -> DirNode {
+    /// The node of the directory `target`, with the ignore files above it: what
+    /// [`Walker::list`] takes to list it as a walk from the root would.
+    pub fn node(&self, target: &Target) -> DirNode {
         let ignores = if self.options.no_ignore { None } else { ancestor_ignores(self.dirs, target) };
         let ancestors = self
             .options
@@ -122,8 +123,9 @@ impl<'a> Walker<'a> {
         DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, ignores, ancestors }
     }
 
-    /// The entries of `dir` that pass the filters, sorted by name (none once interrupted).
-    fn list(&self, dir: &DirNode) -> Vec<Listed<Walked, DirNode>> {
+    /// The entries of `dir` that pass the filters, sorted by name (none once interrupted);
+    /// what it leaves out is counted in the walker's counters.
+    pub fn list(&self, dir: &DirNode) -> Vec<Listed<Walked, DirNode>> {
         if self.options.max_depth.is_some_and(|max| dir.depth >= max) || self.control.interruption().is_some()
         {
             return Vec::new();
@@ -303,6 +305,11 @@ impl<'a> Walker<'a> {
 }
 
 impl DirNode {
+    /// The directory's path (a target's path joined with the names walked).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// The directory itself or one above it has this identity (device, inode): a followed
     /// link to it would loop.
     fn has_ancestor(&self, identity: (u64, u64)) -> bool {

@@ -1,0 +1,62 @@
+//! A search's files from the warm index instead of a walk: the same files in the same order,
+//! less those the content prefilter rules out, which are tallied as searched without a match.
+
+use std::cmp::Ordering;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+
+use super::cursor::{Position, SortKey};
+use crate::index::{Kind, Prefilter, Unsearched, View};
+use crate::roots::Roots;
+use crate::walk::{SkipCounters, Target};
+
+/// The index a search reads, and its pattern's prefilter.
+pub(super) struct Indexed<'a> {
+    pub view: &'a View<'a>,
+    pub roots: &'a Roots,
+    pub prefilter: Option<Prefilter>,
+}
+
+impl Indexed<'_> {
+    /// Visits the files below the directory `target` (number `number` of the search) as a
+    /// walk to `max_depth` would yield them, those before `resume` left out, handing each with
+    /// the files ruled out just before it; stops when `visit` returns false (then returns
+    /// `None`), else returns the files ruled out after the last one visited.
+    pub fn visit(
+        &self,
+        target: &Target,
+        number: usize,
+        max_depth: Option<usize>,
+        resume: Option<&Position>,
+        skipped: &SkipCounters,
+        mut visit: impl FnMut(SortKey, Unsearched) -> bool,
+    ) -> Option<Unsearched> {
+        let root_path = &self.roots.paths()[target.root];
+        let (from, wholly_before) = match resume {
+            Some(position) if position.key.rank == 0 => match position.key.target.cmp(&number) {
+                Ordering::Greater => (None, true),
+                Ordering::Equal => {
+                    (position.key.path.strip_prefix(root_path).ok().map(|p| p.as_os_str().as_bytes()), false)
+                }
+                Ordering::Less => (None, false),
+            },
+            _ => (None, false),
+        };
+        let mut ruled_out = Unsearched::default();
+        let dir = target.below_root(self.roots);
+        for (entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
+            if entry.kind != Kind::File || !after_cursor || wholly_before {
+                continue;
+            }
+            if let Some(unsearched) = self.prefilter.as_ref().and_then(|p| p.rules_out(&entry.content)) {
+                ruled_out.add(unsearched);
+                continue;
+            }
+            let path = root_path.join(OsStr::from_bytes(&entry.path));
+            if !visit(SortKey { rank: 0, target: number, path }, std::mem::take(&mut ruled_out)) {
+                return None;
+            }
+        }
+        Some(ruled_out)
+    }
+}

@@ -1,0 +1,223 @@
+//! The content prefilter: for each file, the set of its trigrams hashed into a bit signature,
+//! stored bit-sliced so one query tests 64 files with a few word reads.
+//!
+//! A trigram is three bytes of a file with ASCII letters folded to lower case; it is hashed to
+//! 16 bits and a file's signature keeps the low `m` bits of each hash, `m` a power of two
+//! sized to the file (about two bits per distinct trigram, so about 40 % of bits are set).
+//! Signatures of one size share a [`Class`]; a class stores them in chunks of 64, word `i`
+//! of a chunk holding bit `i` of its 64 signatures. A pattern becomes a boolean query over
+//! trigrams ([`super::query`]); a file is ruled out when its signature lacks every way to
+//! satisfy it. Folding makes a signature a superset of what any case-sensitive or
+//! case-insensitive literal needs, so a file is never ruled out wrongly.
+
+use super::query::GramQuery;
+
+/// Smallest and largest signature sizes, in bits.
+const MIN_BITS_LOG2: u32 = 9;
+const MAX_BITS_LOG2: u32 = 16;
+const CLASSES: usize = (MAX_BITS_LOG2 - MIN_BITS_LOG2 + 1) as usize;
+
+/// Signature bits per distinct trigram (rounded up to a power of two).
+const BITS_PER_GRAM: usize = 2;
+
+/// A file's trigram set before it is sized: all 16 hash bits.
+pub(super) struct Sketch {
+    words: Box<[u64; 1 << (MAX_BITS_LOG2 - 6)]>,
+    /// The last two bytes seen (folded), so a file read in pieces hashes the trigrams that
+    /// straddle them.
+    tail: u32,
+    seen: u64,
+}
+
+/// ASCII lower case; other bytes as they are.
+pub(super) fn fold(byte: u8) -> u8 {
+    byte.to_ascii_lowercase()
+}
+
+/// The 16-bit hash of three folded bytes packed little-endian.
+pub(super) fn gram_hash(gram: u32) -> u16 {
+    (gram.wrapping_mul(0x9E37_79B1) >> 16) as u16
+}
+
+impl Default for Sketch {
+    fn default() -> Sketch {
+        Sketch { words: Box::new([0; 1 << (MAX_BITS_LOG2 - 6)]), tail: 0, seen: 0 }
+    }
+}
+
+impl Sketch {
+    /// Adds the trigrams of the next piece of the file.
+    pub fn add(&mut self, bytes: &[u8]) {
+        let mut tail = self.tail;
+        let mut seen = self.seen;
+        for &byte in bytes {
+            tail = ((tail << 8) | u32::from(fold(byte))) & 0x00FF_FFFF;
+            seen += 1;
+            if seen >= 3 {
+                // Packed oldest byte lowest, as [`super::query`] packs a literal's trigrams.
+                let gram = tail.swap_bytes() >> 8;
+                let hash = gram_hash(gram);
+                self.words[usize::from(hash >> 6)] |= 1 << (hash & 63);
+            }
+        }
+        self.tail = tail;
+        self.seen = seen;
+    }
+
+    /// The size class (0 = smallest) that fits this many distinct hashes.
+    fn class(&self) -> usize {
+        let distinct: u32 = self.words.iter().map(|w| w.count_ones()).sum();
+        let wanted = (distinct as usize * BITS_PER_GRAM).next_power_of_two().max(1 << MIN_BITS_LOG2);
+        (wanted.trailing_zeros().min(MAX_BITS_LOG2) - MIN_BITS_LOG2) as usize
+    }
+}
+
+/// Signatures of one size.
+#[derive(Debug, Default)]
+struct Class {
+    /// log2 of the signature size in bits.
+    bits_log2: u32,
+    /// Chunk `c` is `words[c << bits_log2 ..][.. 1 << bits_log2]`.
+    words: Vec<u64>,
+    /// Per chunk, the slots in use.
+    used: Vec<u64>,
+    free: Vec<u32>,
+}
+
+/// Every signature of an index. A slot number packs the class (top bits) and the slot in it.
+#[derive(Debug)]
+pub(crate) struct Signatures {
+    classes: Vec<Class>,
+}
+
+const SLOT_BITS: u32 = 28;
+
+impl Default for Signatures {
+    fn default() -> Signatures {
+        let classes =
+            (0..CLASSES).map(|c| Class { bits_log2: MIN_BITS_LOG2 + c as u32, ..Class::default() }).collect();
+        Signatures { classes }
+    }
+}
+
+/// The files a query rules out: per class, a bit per slot.
+pub(crate) struct RuledOut {
+    classes: Vec<Vec<u64>>,
+}
+
+impl RuledOut {
+    /// The query cannot match the file whose signature is in `slot`.
+    pub fn contains(&self, slot: u32) -> bool {
+        let (class, index) = ((slot >> SLOT_BITS) as usize, (slot & ((1 << SLOT_BITS) - 1)) as usize);
+        self.classes[class].get(index / 64).is_some_and(|word| word >> (index % 64) & 1 == 1)
+    }
+}
+
+impl Signatures {
+    /// Stores the signature of `sketch` and returns its slot.
+    pub fn insert(&mut self, sketch: &Sketch) -> u32 {
+        let class_index = sketch.class();
+        let class = &mut self.classes[class_index];
+        let slot = class.free.pop().unwrap_or_else(|| {
+            let slot = (class.used.len() * 64) as u32;
+            class.words.resize(class.words.len() + (1 << class.bits_log2), 0);
+            class.used.push(0);
+            class.free.extend((slot + 1..slot + 64).rev());
+            slot
+        });
+        let (chunk, bit) = ((slot / 64) as usize, slot % 64);
+        class.used[chunk] |= 1 << bit;
+        let size = 1usize << class.bits_log2;
+        let words = &mut class.words[chunk * size..(chunk + 1) * size];
+        let mask = size - 1;
+        for (index, &word) in sketch.words.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                let hash = index * 64 + word.trailing_zeros() as usize;
+                words[hash & mask] |= 1 << bit;
+                word &= word - 1;
+            }
+        }
+        ((class_index as u32) << SLOT_BITS) | slot
+    }
+
+    /// Frees `slot`.
+    pub fn remove(&mut self, slot: u32) {
+        let class = &mut self.classes[(slot >> SLOT_BITS) as usize];
+        let slot = slot & ((1 << SLOT_BITS) - 1);
+        let (chunk, bit) = ((slot / 64) as usize, slot % 64);
+        class.used[chunk] &= !(1 << bit);
+        let size = 1usize << class.bits_log2;
+        for word in &mut class.words[chunk * size..(chunk + 1) * size] {
+            *word &= !(1 << bit);
+        }
+        class.free.push(slot);
+    }
+
+    /// The signatures that cannot satisfy `query`.
+    pub fn ruled_out(&self, query: &GramQuery) -> RuledOut {
+        let classes = self
+            .classes
+            .iter()
+            .map(|class| {
+                let size = 1usize << class.bits_log2;
+                class
+                    .used
+                    .iter()
+                    .enumerate()
+                    .map(|(chunk, &used)| {
+                        if used == 0 {
+                            return 0;
+                        }
+                        let words = &class.words[chunk * size..(chunk + 1) * size];
+                        used & !query.eval(&|hash| words[usize::from(hash) & (size - 1)])
+                    })
+                    .collect()
+            })
+            .collect();
+        RuledOut { classes }
+    }
+
+    /// No signature is stored.
+    pub fn is_empty(&self) -> bool {
+        self.classes.iter().all(|c| c.used.iter().all(|&used| used == 0))
+    }
+
+    /// Bytes held.
+    pub fn memory(&self) -> usize {
+        self.classes
+            .iter()
+            .map(|c| (c.words.capacity() + c.used.capacity()) * 8 + c.free.capacity() * 4)
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::query::GramQuery;
+
+    fn signed(signatures: &mut Signatures, text: &str) -> u32 {
+        let mut sketch = Sketch::default();
+        // In two pieces, so trigrams across the cut are tested too.
+        let (a, b) = text.as_bytes().split_at(text.len() / 2);
+        sketch.add(a);
+        sketch.add(b);
+        signatures.insert(&sketch)
+    }
+
+    #[test]
+    fn a_file_is_ruled_out_only_when_it_lacks_a_literal() {
+        let mut signatures = Signatures::default();
+        let hello = signed(&mut signatures, "fn main() { println!(\"Hello, world\"); }");
+        let other = signed(&mut signatures, "nothing to see here");
+        let query = GramQuery::literal(b"HELLO");
+        let out = signatures.ruled_out(&query);
+        assert!(!out.contains(hello));
+        assert!(out.contains(other));
+        let big = signed(&mut signatures, &"abcdefghij".repeat(5000));
+        assert!(!signatures.ruled_out(&GramQuery::literal(b"jab")).contains(big));
+        signatures.remove(other);
+        assert!(!signatures.ruled_out(&query).contains(other), "a freed slot is never ruled out");
+    }
+}

@@ -1,0 +1,252 @@
+//! The index's thread: lists the roots, then reads new and changed files into the content
+//! prefilter and applies the watcher's events between searches (so the kernel's queue does
+//! not overflow while nobody searches).
+
+use std::fs::File;
+use std::io::{self, Read, Seek, SeekFrom};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
+
+use super::content::Sketch;
+use super::tree::{Content, Kind};
+use super::update::Lister;
+use super::watch::Watcher;
+use super::{index_walk_options, IndexState, Shared, State};
+use crate::control::{CancelToken, Control};
+use crate::roots::RootDirs;
+
+/// What a search that finds nothing reads of a binary file, `(file, size)` → (bytes read,
+/// offset of the NUL it stopped at), for ripgrep's default binary handling, line by line.
+/// The grep layer provides it, so the count of bytes searched is the same with an index.
+pub type NoMatch = fn(&File, u64) -> io::Result<(u64, Option<u64>)>;
+
+/// Files read per turn of the lock.
+const BATCH: usize = 128;
+/// Files larger than this are not read into the prefilter (they are always searched).
+const MAX_READ: u64 = 64 << 20;
+/// How long the thread sleeps when idle before it looks at the close flag again.
+const IDLE: Duration = Duration::from_millis(50);
+
+/// The thread's body.
+pub(super) fn run(shared: &Shared) {
+    if !build(shared) {
+        return;
+    }
+    while !shared.closed.load(Ordering::Relaxed) {
+        let read_some = shared.options.content && read_batch(shared);
+        if !read_some {
+            wait_for_events(shared);
+        }
+        if let Ok(mut state) = shared.state.write() {
+            if state.state == IndexState::Ready {
+                shared.catch_up(&mut state);
+            }
+        }
+    }
+}
+
+/// Lists every root (watching each directory before it is listed, so nothing changed
+/// meanwhile is missed) and makes the index ready. False when it failed or was closed.
+fn build(shared: &Shared) -> bool {
+    let outcome = (|| {
+        let mut watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
+        let dirs = RootDirs::open(&shared.roots).map_err(|e| e.message().to_owned())?;
+        let options = index_walk_options();
+        let control = Control::new(&CancelToken::new(), None);
+        let mut lister = Lister {
+            dirs: &dirs,
+            options: &options,
+            control: &control,
+            watcher: &mut watcher,
+            max_entries: shared.options.max_files,
+        };
+        let mut trees = Vec::new();
+        for root in 0..shared.roots.paths().len() {
+            trees.push(lister.root(root).ok_or_else(|| shared.over_cap())?);
+        }
+        Ok((watcher, trees))
+    })();
+    let Ok(mut state) = shared.state.write() else {
+        return false;
+    };
+    if shared.closed.load(Ordering::Relaxed) {
+        return false;
+    }
+    match outcome {
+        Ok((watcher, trees)) => {
+            if shared.options.content {
+                for (root, tree) in trees.iter().enumerate() {
+                    let files = tree.order().iter().filter(|&&id| tree.entry(id).kind == Kind::File);
+                    state.unread.extend(files.map(|&id| (root, id)));
+                }
+                // Read in walk order: the first pages of a search come from the top.
+                state.unread.reverse();
+            }
+            state.trees = trees;
+            state.watcher = Some(watcher);
+            state.state = IndexState::Ready;
+            state.list_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
+            shared.notify();
+            true
+        }
+        Err(error) => {
+            shared.fail(&mut state, error);
+            false
+        }
+    }
+}
+
+/// Sleeps until the watcher has events or [`IDLE`] passes.
+fn wait_for_events(shared: &Shared) {
+    let fd = {
+        let Ok(state) = shared.state.read() else {
+            return std::thread::sleep(IDLE);
+        };
+        match state.watcher.as_ref().map(|w| w.fd().try_clone_to_owned()) {
+            Some(Ok(fd)) => fd,
+            _ => return std::thread::sleep(IDLE),
+        }
+    };
+    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let timeout = Timespec { tv_sec: 0, tv_nsec: IDLE.as_nanos() as i64 };
+    let _ = poll(&mut fds, Some(&timeout));
+}
+
+/// A file to read: where it is and which generation of it.
+struct Unread {
+    root: usize,
+    id: u32,
+    generation: u32,
+    path: Box<[u8]>,
+}
+
+/// What reading a file gave.
+enum Outcome {
+    Text { size: u64, sketch: Sketch },
+    Binary { sketch: Sketch, bytes: u64, binary_offset: Option<u64> },
+    Opaque,
+}
+
+/// Reads one batch of waiting files; false when none was waiting.
+fn read_batch(shared: &Shared) -> bool {
+    let batch: Vec<Unread> = {
+        let Ok(mut state) = shared.state.write() else {
+            return false;
+        };
+        if state.state != IndexState::Ready {
+            return false;
+        }
+        let mut batch = Vec::with_capacity(BATCH);
+        while batch.len() < BATCH {
+            let Some((root, id)) = state.unread.pop() else {
+                break;
+            };
+            let entry = state.trees[root].entry(id);
+            if entry.kind == Kind::File
+                && entry.content == Content::Unknown
+                && watched_parent(&state, root, &entry.path)
+            {
+                batch.push(Unread { root, id, generation: entry.generation, path: entry.path.clone() });
+            }
+        }
+        if batch.is_empty() {
+            if state.unread.is_empty() && state.content_ms.is_none() {
+                state.content_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
+                shared.notify();
+            }
+            return false;
+        }
+        batch
+    };
+    let Ok(dirs) = RootDirs::open(&shared.roots) else {
+        return false;
+    };
+    let read: Vec<(Unread, Outcome)> = batch
+        .into_iter()
+        .map(|file| {
+            let outcome = read_file(&dirs, &file, shared.no_match).unwrap_or(Outcome::Opaque);
+            (file, outcome)
+        })
+        .collect();
+    let Ok(mut state) = shared.state.write() else {
+        return false;
+    };
+    for (file, outcome) in read {
+        let State { trees, signatures, bytes, .. } = &mut *state;
+        let Some(tree) = trees.get_mut(file.root) else {
+            break;
+        };
+        let entry = tree.entry_mut(file.id);
+        if entry.kind != Kind::File
+            || entry.generation != file.generation
+            || entry.content != Content::Unknown
+        {
+            continue;
+        }
+        let over_budget = signatures.memory() >= shared.options.max_memory;
+        entry.content = match outcome {
+            Outcome::Text { size, sketch } if !over_budget => {
+                *bytes += size;
+                Content::Text { size, slot: signatures.insert(&sketch) }
+            }
+            Outcome::Binary { sketch, bytes: read, binary_offset } if !over_budget => {
+                Content::Binary { slot: signatures.insert(&sketch), bytes: read, binary_offset }
+            }
+            _ => Content::Opaque,
+        };
+    }
+    shared.notify();
+    true
+}
+
+/// The file's directory is watched, so a change to the file will be heard of.
+fn watched_parent(state: &State, root: usize, path: &[u8]) -> bool {
+    let parent = path.iter().rposition(|&b| b == b'/').map_or(&[][..], |at| &path[..at]);
+    state.watcher.as_ref().is_some_and(|w| !w.unwatched.contains(&(root, parent.into())))
+}
+
+/// Reads a file whole into a sketch of its trigrams.
+fn read_file(dirs: &RootDirs<'_>, file: &Unread, no_match: super::NoMatch) -> io::Result<Outcome> {
+    let relative = Path::new(std::ffi::OsStr::from_bytes(&file.path));
+    let Some((mut handle, size)) = dirs.open_file(file.root, relative, false)? else {
+        return Ok(Outcome::Opaque);
+    };
+    if size > MAX_READ {
+        return Ok(Outcome::Opaque);
+    }
+    let mut sketch = Sketch::default();
+    let mut buffer = vec![0u8; 256 * 1024];
+    let mut total = 0u64;
+    let mut has_nul = false;
+    loop {
+        let read = match handle.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        let piece = &buffer[..read];
+        if total == 0
+            && [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| piece.starts_with(bom))
+        {
+            // The searcher decodes or strips a byte-order mark: what it searches is not this.
+            return Ok(Outcome::Opaque);
+        }
+        has_nul |= piece.contains(&0);
+        sketch.add(piece);
+        total += read as u64;
+        if total > MAX_READ {
+            return Ok(Outcome::Opaque);
+        }
+    }
+    if !has_nul {
+        return Ok(Outcome::Text { size: total, sketch });
+    }
+    handle.seek(SeekFrom::Start(0))?;
+    let (bytes, binary_offset) = no_match(&handle, total)?;
+    Ok(Outcome::Binary { sketch, bytes, binary_offset })
+}

@@ -1,0 +1,234 @@
+//! The file list of one root: every entry the default walk admits, in walk order, with what
+//! is known of each file's content.
+
+use std::cmp::Ordering;
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::walk::SkipCounters;
+
+/// An entry's number; stable while the entry lives (numbers of removed entries are reused).
+pub(super) type EntryId = u32;
+
+/// What an entry is, as the walk yielded it (links are not followed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    File,
+    Dir,
+    Symlink,
+    /// A removed entry whose number waits for reuse.
+    Free,
+}
+
+/// What the walk counted as left out when it listed a directory (a FIFO, an entry it could
+/// not read, the directory itself when it cannot be opened).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct ListingSkips {
+    pub special: u32,
+    pub errors: u32,
+}
+
+/// What is known of a file's content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Content {
+    /// Not read yet, or changed since: searched whatever the pattern.
+    Unknown,
+    /// Read, but it cannot be ruled out (unreadable, a byte-order mark, over a limit): searched
+    /// whatever the pattern, and not read again until it changes.
+    Opaque,
+    /// Read in full: `size` bytes, no NUL and no byte-order mark; the signature in `slot`
+    /// holds its trigrams.
+    Text { size: u64, slot: u32 },
+    /// Read in full; it holds a NUL byte. A search that finds nothing in it reads `bytes` and
+    /// stops at `binary_offset` (ripgrep's default binary handling, line by line).
+    Binary { slot: u32, bytes: u64, binary_offset: Option<u64> },
+}
+
+/// One entry of the list.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    /// Path below the root: names joined by `/`, no leading or trailing slash.
+    pub path: Box<[u8]>,
+    pub kind: Kind,
+    /// Directories: what listing it left out.
+    pub skips: ListingSkips,
+    /// Bumped at every change of the file, so a signature computed from older contents is
+    /// not installed.
+    pub generation: u32,
+    pub content: Content,
+}
+
+impl Entry {
+    /// A new entry of `kind` at `path`, its content unknown.
+    pub fn new(path: Box<[u8]>, kind: Kind, skips: ListingSkips) -> Entry {
+        Entry { path, kind, skips, generation: 0, content: Content::Unknown }
+    }
+
+    /// Depth below the root: 1 for an entry of the root directory.
+    pub fn depth(&self) -> usize {
+        depth_of(&self.path)
+    }
+}
+
+/// The entries of one root in walk order (each directory's entries sorted by name, a
+/// directory's contents right after it), and what listing the root itself left out.
+#[derive(Debug, Default)]
+pub(crate) struct Tree {
+    entries: Vec<Entry>,
+    free: Vec<EntryId>,
+    /// Live entry numbers in walk order.
+    order: Vec<EntryId>,
+    pub root_skips: ListingSkips,
+}
+
+/// Walk order of two paths below a root: name by name, a directory before its contents.
+/// (Bytes compared with `/` as the lowest byte give exactly that.)
+pub(crate) fn walk_order(a: &[u8], b: &[u8]) -> Ordering {
+    let key = |&byte: &u8| if byte == b'/' { 0 } else { byte };
+    a.iter().map(key).cmp(b.iter().map(key))
+}
+
+/// Depth of a path below its root: 0 for the root (""), 1 for an entry of the root.
+pub(crate) fn depth_of(path: &[u8]) -> usize {
+    if path.is_empty() {
+        0
+    } else {
+        1 + path.iter().filter(|&&b| b == b'/').count()
+    }
+}
+
+/// `path` lies below the directory `dir` (the root when `dir` is empty).
+pub(crate) fn is_below(path: &[u8], dir: &[u8]) -> bool {
+    dir.is_empty() || (path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/')
+}
+
+impl ListingSkips {
+    /// Adds these to a walk's counters.
+    pub fn add_to(self, counters: &SkipCounters) {
+        counters.special.fetch_add(u64::from(self.special), Relaxed);
+        counters.errors.fetch_add(u64::from(self.errors), Relaxed);
+    }
+}
+
+impl Tree {
+    /// Number of live entries.
+    pub fn len(&self) -> usize {
+        self.order.len()
+    }
+
+    pub fn entry(&self, id: EntryId) -> &Entry {
+        &self.entries[id as usize]
+    }
+
+    pub fn entry_mut(&mut self, id: EntryId) -> &mut Entry {
+        &mut self.entries[id as usize]
+    }
+
+    /// Entry numbers in walk order.
+    pub fn order(&self) -> &[EntryId] {
+        &self.order
+    }
+
+    /// Files a new entry; its place in the order is given by [`Tree::splice`].
+    pub fn add(&mut self, entry: Entry) -> EntryId {
+        match self.free.pop() {
+            Some(id) => {
+                let generation = self.entries[id as usize].generation.wrapping_add(1);
+                self.entries[id as usize] = Entry { generation, ..entry };
+                id
+            }
+            None => {
+                self.entries.push(entry);
+                (self.entries.len() - 1) as EntryId
+            }
+        }
+    }
+
+    /// Frees the entry `id` (already out of the order) and returns its old content.
+    pub fn remove(&mut self, id: EntryId) -> Content {
+        let entry = &mut self.entries[id as usize];
+        entry.kind = Kind::Free;
+        entry.path = Box::default();
+        entry.generation = entry.generation.wrapping_add(1);
+        self.free.push(id);
+        std::mem::replace(&mut entry.content, Content::Unknown)
+    }
+
+    /// Where `path` is in the order, or where it would go.
+    pub fn position(&self, path: &[u8]) -> Result<usize, usize> {
+        self.order.binary_search_by(|&id| walk_order(&self.entries[id as usize].path, path))
+    }
+
+    /// The live entry at `path`.
+    pub fn find(&self, path: &[u8]) -> Option<EntryId> {
+        self.position(path).ok().map(|at| self.order[at])
+    }
+
+    /// The positions in the order of everything below the directory `dir` ("" for the root).
+    /// `None` when `dir` is not a directory of the list.
+    pub fn below(&self, dir: &[u8]) -> Option<Range<usize>> {
+        if dir.is_empty() {
+            return Some(0..self.order.len());
+        }
+        let at = self.position(dir).ok()?;
+        if self.entries[self.order[at] as usize].kind != Kind::Dir {
+            return None;
+        }
+        let rest = &self.order[at + 1..];
+        let len = rest.partition_point(|&id| is_below(&self.entries[id as usize].path, dir));
+        Some(at + 1..at + 1 + len)
+    }
+
+    /// Puts `ids` (in walk order) in place of the positions `range`; returns the numbers it
+    /// took out.
+    pub fn splice(&mut self, range: Range<usize>, ids: Vec<EntryId>) -> Vec<EntryId> {
+        self.order.splice(range, ids).collect()
+    }
+
+    /// Bytes held (an estimate of the heap: entries, paths, order).
+    pub fn memory(&self) -> usize {
+        let paths: usize = self.order.iter().map(|&id| self.entries[id as usize].path.len()).sum();
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + paths
+            + (self.order.capacity() + self.free.capacity()) * std::mem::size_of::<EntryId>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walk_order_puts_a_directory_before_its_contents_and_compares_name_by_name() {
+        let mut paths = vec!["a.txt", "a/b", "a", "a-b", "a/b/c", "ab"];
+        paths.sort_by(|a, b| walk_order(a.as_bytes(), b.as_bytes()));
+        assert_eq!(paths, ["a", "a/b", "a/b/c", "a-b", "a.txt", "ab"]);
+    }
+
+    #[test]
+    fn below_finds_a_directory_subtree_and_nothing_for_files() {
+        let mut tree = Tree::default();
+        let mut ids = Vec::new();
+        for (path, kind) in [
+            ("a", Kind::Dir),
+            ("a/x", Kind::File),
+            ("a/y", Kind::Dir),
+            ("a/y/z", Kind::File),
+            ("b", Kind::File),
+        ] {
+            ids.push(tree.add(Entry::new(path.as_bytes().into(), kind, ListingSkips::default())));
+        }
+        tree.splice(0..0, ids);
+        assert_eq!(tree.below(b""), Some(0..5));
+        assert_eq!(tree.below(b"a"), Some(1..4));
+        assert_eq!(tree.below(b"a/y"), Some(3..4));
+        assert_eq!(tree.below(b"b"), None);
+        assert_eq!(tree.below(b"c"), None);
+        let removed = tree.splice(3..4, Vec::new());
+        let old = tree.entry(removed[0]).generation;
+        tree.remove(removed[0]);
+        let reused = tree.add(Entry::new(b"a/y/w".as_slice().into(), Kind::File, ListingSkips::default()));
+        assert_eq!(reused, removed[0]);
+        assert_ne!(tree.entry(reused).generation, old, "a reused number starts a new generation");
+    }
+}

@@ -1,0 +1,218 @@
+//! The warm index: the same answers as a walk, never stale, and bounded.
+//!
+//! Every round changes the tree (create, modify, delete, rename, chmod, symlink swap,
+//! directory moved in or out, ignore file edited) and at once asks the indexed sandbox and a
+//! plain one the same questions: the answers must be equal (timings aside), every round.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+use fsnative::{
+    GlobRequest, GlobResult, GrepRequest, GrepResult, IndexOptions, IndexState, OutputMode, Sandbox,
+};
+
+fn indexed(root: &Path) -> Sandbox {
+    let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();
+    assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
+    sandbox
+}
+
+fn grep(sandbox: &Sandbox, request: &GrepRequest) -> GrepResult {
+    let mut result = sandbox.grep(request).unwrap();
+    result.stats.elapsed_ms = 0.0;
+    result
+}
+
+fn glob(sandbox: &Sandbox, request: &GlobRequest) -> GlobResult {
+    let mut result = sandbox.glob(request).unwrap();
+    result.stats.elapsed_ms = 0.0;
+    result
+}
+
+/// The questions each round asks both sandboxes.
+fn questions(token: &str) -> (Vec<GrepRequest>, Vec<GlobRequest>) {
+    let greps = vec![
+        GrepRequest::new(token),
+        GrepRequest { mode: OutputMode::Count, ..GrepRequest::new(format!("{token}|absent_literal")) },
+        GrepRequest { mode: OutputMode::Files, ..GrepRequest::new("common") },
+        GrepRequest::new("no such text anywhere"),
+        GrepRequest { limit: Some(3), ..GrepRequest::new("common") },
+    ];
+    let globs = vec![GlobRequest::new("**"), GlobRequest::new("**/*.txt")];
+    (greps, globs)
+}
+
+fn assert_same(indexed: &Sandbox, plain: &Sandbox, token: &str, round: &str) {
+    let (greps, globs) = questions(token);
+    for request in &greps {
+        assert_eq!(grep(indexed, request), grep(plain, request), "{round}: grep {:?}", request.patterns);
+    }
+    for request in &globs {
+        assert_eq!(glob(indexed, request), glob(plain, request), "{round}: glob {:?}", request.patterns);
+    }
+}
+
+fn seed(root: &Path) {
+    for d in 0..4 {
+        let dir = root.join(format!("d{d}"));
+        std::fs::create_dir_all(dir.join("deep")).unwrap();
+        for f in 0..5 {
+            std::fs::write(dir.join(format!("f{f}.txt")), format!("common line\nfile {d} {f}\n")).unwrap();
+        }
+        std::fs::write(dir.join("deep/x.rs"), "fn common() {}\n").unwrap();
+    }
+    std::fs::write(root.join(".gitignore"), "ignored/\n*.log\n").unwrap();
+    std::fs::create_dir(root.join("ignored")).unwrap();
+    std::fs::write(root.join("ignored/a.txt"), "common\n").unwrap();
+    std::fs::write(root.join("bin.dat"), b"common\0binary\n").unwrap();
+}
+
+#[test]
+fn every_kind_of_change_is_seen_by_the_very_next_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let outside = dir.path().join("outside");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::create_dir_all(&outside).unwrap();
+    seed(&root);
+    let indexed = indexed(&root);
+    let plain = Sandbox::new([&root]).unwrap();
+    assert_same(&indexed, &plain, "file", "start");
+
+    let rounds: u64 = std::env::var("FSNATIVE_INDEX_ROUNDS").ok().and_then(|n| n.parse().ok()).unwrap_or(150);
+    for round in 0..rounds {
+        let token = format!("tok{round}x");
+        let d = root.join(format!("d{}", round % 4));
+        let kind = round % 10;
+        match kind {
+            // A new file.
+            0 => std::fs::write(d.join(format!("new{round}.txt")), format!("{token}\n")).unwrap(),
+            // New content in a known file, same size as before (the clock may not tick).
+            1 => std::fs::write(d.join("f0.txt"), format!("common line\nfile {token}\n")).unwrap(),
+            // A deleted file.
+            2 => {
+                let _ = std::fs::remove_file(d.join("f1.txt"));
+                std::fs::write(d.join("f1.txt"), format!("{token}\n")).unwrap();
+                std::fs::remove_file(d.join("f1.txt")).unwrap();
+            }
+            // A file renamed over another (an editor's atomic save).
+            3 => {
+                std::fs::write(d.join("tmp.swp"), format!("common {token}\n")).unwrap();
+                std::fs::rename(d.join("tmp.swp"), d.join("f2.txt")).unwrap();
+            }
+            // Unreadable, then readable again next time.
+            4 => {
+                let file = d.join("f3.txt");
+                std::fs::write(&file, format!("{token}\n")).unwrap();
+                let mode = if round % 20 == 4 { 0o000 } else { 0o644 };
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(mode)).unwrap();
+            }
+            // A symlink swapped to point elsewhere (links are not followed: listed, not searched).
+            5 => {
+                let link = d.join("link");
+                let _ = std::fs::remove_file(&link);
+                std::os::unix::fs::symlink(if round % 20 == 5 { "f4.txt" } else { "deep" }, &link).unwrap();
+            }
+            // A directory moved in from outside, with contents.
+            6 => {
+                let staged = outside.join(format!("m{round}"));
+                std::fs::create_dir_all(staged.join("inner")).unwrap();
+                std::fs::write(staged.join("inner/moved.txt"), format!("{token}\n")).unwrap();
+                std::fs::rename(&staged, d.join(format!("m{round}"))).unwrap();
+            }
+            // A directory moved out.
+            7 => {
+                let previous = root.join(format!("d{}", (round - 1) % 4)).join(format!("m{}", round - 1));
+                if previous.exists() {
+                    std::fs::rename(&previous, outside.join(format!("gone{round}"))).unwrap();
+                }
+                std::fs::write(d.join(format!("after{round}.txt")), format!("{token}\n")).unwrap();
+            }
+            // The ignore file changes what belongs.
+            8 => {
+                let rules = if round % 20 == 8 { "*.log\n" } else { "ignored/\n*.log\n" };
+                std::fs::write(root.join(".gitignore"), rules).unwrap();
+                std::fs::write(root.join("ignored/a.txt"), format!("{token}\n")).unwrap();
+            }
+            // A directory renamed inside the tree, and a file appended to.
+            _ => {
+                let from = d.join("deep");
+                let to = d.join("deeper");
+                if from.exists() {
+                    std::fs::rename(&from, &to).unwrap();
+                } else {
+                    std::fs::rename(&to, &from).unwrap();
+                }
+                use std::io::Write;
+                let mut file = std::fs::OpenOptions::new().append(true).open(d.join("f4.txt")).unwrap();
+                writeln!(file, "{token}").unwrap();
+            }
+        }
+        assert_same(&indexed, &plain, &token, &format!("round {round} (change {kind})"));
+    }
+    let status = indexed.index_status().unwrap();
+    assert_eq!(status.state, IndexState::Ready);
+    let (greps, globs) = questions("");
+    let asked = (rounds + 1) * (greps.len() + globs.len()) as u64;
+    assert_eq!(status.searches, asked, "every search was answered from the index");
+    // Leave the tree readable for the temporary directory's removal.
+    for d in 0..4 {
+        let _ = std::fs::set_permissions(
+            root.join(format!("d{d}/f3.txt")),
+            std::fs::Permissions::from_mode(0o644),
+        );
+    }
+}
+
+#[test]
+fn the_prefilter_rules_out_files_without_the_literal_and_counts_them_as_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path());
+    let indexed = indexed(dir.path());
+    let plain = Sandbox::new([dir.path()]).unwrap();
+    let status = indexed.index_status().unwrap();
+    assert_eq!(status.content_pending, 0);
+    assert_eq!(status.content_files, status.files);
+    for pattern in ["file 2 3", "FILE", "(?i)COMMON", "fn \\w+\\(", "nothing|at all", "binary"] {
+        let request = GrepRequest::new(pattern);
+        assert_eq!(grep(&indexed, &request), grep(&plain, &request), "{pattern}");
+    }
+}
+
+#[test]
+fn closing_stops_the_index_and_searches_still_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path());
+    let indexed = indexed(dir.path());
+    let before = grep(&indexed, &GrepRequest::new("common"));
+    indexed.close();
+    indexed.close();
+    assert_eq!(indexed.index_status().unwrap().state, IndexState::Closed);
+    assert_eq!(grep(&indexed, &GrepRequest::new("common")), before);
+    assert!(!indexed.wait_for_index(Some(Duration::from_millis(1))));
+}
+
+#[test]
+fn the_home_directory_and_the_root_are_refused_unless_allowed() {
+    let home = std::env::var_os("HOME").expect("HOME is set");
+    for refused in [Path::new("/"), Path::new(&home)] {
+        let err = Sandbox::with_index([refused], IndexOptions::default()).unwrap_err();
+        assert_eq!(err.code().as_str(), "INVALID_OPTION", "{refused:?}");
+        assert_eq!(err.option(), Some("index"));
+    }
+}
+
+#[test]
+fn past_the_cap_on_files_the_index_fails_and_searches_walk() {
+    let dir = tempfile::tempdir().unwrap();
+    seed(dir.path());
+    let options = IndexOptions { max_files: 5, ..IndexOptions::default() };
+    let sandbox = Sandbox::with_index([dir.path()], options).unwrap();
+    assert!(!sandbox.wait_for_index(Some(Duration::from_secs(30))));
+    let status = sandbox.index_status().unwrap();
+    assert_eq!(status.state, IndexState::Failed);
+    assert!(status.error.unwrap().contains("max_files"));
+    let plain = Sandbox::new([dir.path()]).unwrap();
+    assert_eq!(grep(&sandbox, &GrepRequest::new("common")), grep(&plain, &GrepRequest::new("common")));
+}
