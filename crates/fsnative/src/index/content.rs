@@ -10,6 +10,7 @@
 //! satisfy it. Folding makes a signature a superset of what any case-sensitive or
 //! case-insensitive literal needs, so a file is never ruled out wrongly.
 
+use super::gram::{fold, gram_hash};
 use super::query::GramQuery;
 
 /// Smallest and largest signature sizes, in bits.
@@ -27,16 +28,6 @@ pub(super) struct Sketch {
     /// straddle them.
     tail: u32,
     seen: u64,
-}
-
-/// ASCII lower case; other bytes as they are.
-pub(super) fn fold(byte: u8) -> u8 {
-    byte.to_ascii_lowercase()
-}
-
-/// The 16-bit hash of three folded bytes packed little-endian.
-pub(super) fn gram_hash(gram: u32) -> u16 {
-    (gram.wrapping_mul(0x9E37_79B1) >> 16) as u16
 }
 
 impl Default for Sketch {

@@ -8,11 +8,13 @@
 //! before the query began is in the answer. Files changed since they were read are searched,
 //! not ruled out, until a background thread has read them again.
 //!
-//! Its modules: `tree` (one root's entries in walk order), `content` (trigram signatures),
+//! Its modules: `tree` (one root's entries in walk order), `gram` (what a trigram is),
+//! `content` (trigram signatures),
 //! `query` (what a pattern requires), `watch` (inotify), `update` (listing and applying
 //! changes), `reader` (the background thread), `view` (what a search reads).
 
 mod content;
+mod gram;
 mod query;
 mod reader;
 mod tree;

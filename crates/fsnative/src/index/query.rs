@@ -4,13 +4,13 @@
 //! either the exact, small set of strings it matches or only a requirement on its matches.
 //! Concatenations multiply small sets (`ab[cd]` gives `abc`, `abd`), alternations unite them,
 //! and anything too large or open-ended (`\w+`, `.*`) leaves what was gathered so far as a
-//! requirement. A string gives its trigrams, folded as [`super::content`] folds file bytes.
+//! requirement. A string gives its trigrams, cut and folded as file bytes are ([`super::gram`]).
 //! The query is a necessary condition for a match, never a sufficient one: files it does
 //! not rule out are searched.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use super::content::{fold, gram_hash};
+use super::gram::{fold, gram_hash};
 
 /// The most strings a set may hold before it becomes a requirement.
 const MAX_SET: usize = 64;
