@@ -66,6 +66,10 @@ fn seed(root: &Path) {
     std::fs::create_dir(root.join("ignored")).unwrap();
     std::fs::write(root.join("ignored/a.txt"), "common\n").unwrap();
     std::fs::write(root.join("bin.dat"), b"common\0binary\n").unwrap();
+    // Binary only far in: a search reports what comes before its NUL.
+    let mut late = "common early text\n".repeat(6000).into_bytes();
+    late.extend_from_slice(b"\0after the nul zebra\n");
+    std::fs::write(root.join("late.bin"), late).unwrap();
 }
 
 #[test]
@@ -174,7 +178,9 @@ fn the_prefilter_rules_out_files_without_the_literal_and_counts_them_as_searched
     let status = indexed.index_status().unwrap();
     assert_eq!(status.content_pending, 0);
     assert_eq!(status.content_files, status.files);
-    for pattern in ["file 2 3", "FILE", "(?i)COMMON", "fn \\w+\\(", "nothing|at all", "binary"] {
+    for pattern in
+        ["file 2 3", "FILE", "(?i)COMMON", "fn \\w+\\(", "nothing|at all", "binary", "early text", "zebra"]
+    {
         let request = GrepRequest::new(pattern);
         assert_eq!(grep(&indexed, &request), grep(&plain, &request), "{pattern}");
     }

@@ -37,6 +37,13 @@ impl Default for Sketch {
 }
 
 impl Sketch {
+    /// Empties the sketch for the next file.
+    pub fn clear(&mut self) {
+        self.words.fill(0);
+        self.tail = 0;
+        self.seen = 0;
+    }
+
     /// Adds the trigrams of the next piece of the file.
     pub fn add(&mut self, bytes: &[u8]) {
         let mut tail = self.tail;

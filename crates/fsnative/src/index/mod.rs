@@ -150,6 +150,8 @@ pub(crate) struct State {
     watcher: Option<Watcher>,
     /// Files to read into the prefilter (numbers may be stale: checked when read).
     unread: Vec<(usize, tree::EntryId)>,
+    /// Files taken from `unread` and being read.
+    reading: usize,
     rescans: u64,
     bytes: u64,
     list_ms: Option<f64>,
@@ -164,8 +166,8 @@ pub(crate) struct Shared {
     closed: AtomicBool,
     /// Searches answered.
     searches: AtomicU64,
-    /// Signalled when the state or the reading progresses (for `wait`).
-    progress: (Mutex<()>, Condvar),
+    /// Counts steps of the state or the reading, signalled at each (for `wait`).
+    progress: (Mutex<u64>, Condvar),
     started: Instant,
     no_match: NoMatch,
 }
@@ -201,6 +203,7 @@ impl Index {
             signatures: Signatures::default(),
             watcher: None,
             unread: Vec::new(),
+            reading: 0,
             rescans: 0,
             bytes: 0,
             list_ms: None,
@@ -212,7 +215,7 @@ impl Index {
             state: RwLock::new(state),
             closed: AtomicBool::new(false),
             searches: AtomicU64::new(0),
-            progress: (Mutex::new(()), Condvar::new()),
+            progress: (Mutex::new(0), Condvar::new()),
             started: Instant::now(),
             no_match,
         });
@@ -251,21 +254,29 @@ impl Index {
     pub fn wait(&self, timeout: Option<Duration>) -> bool {
         let deadline = timeout.map(|t| Instant::now() + t);
         let (lock, signal) = &self.shared.progress;
-        let mut guard = lock.lock().unwrap_or_else(|e| e.into_inner());
         loop {
-            let status = self.status();
-            let complete = status.state == IndexState::Ready && status.content_pending == 0;
-            if complete || matches!(status.state, IndexState::Failed | IndexState::Closed) {
+            // The progress count is read before the state, and the state is read without the
+            // progress lock held (the index thread takes them in the other order).
+            let seen = *lock.lock().unwrap_or_else(|e| e.into_inner());
+            let (state, pending) = match self.shared.state.read() {
+                Ok(state) => (state.state, state.unread.len() + state.reading),
+                Err(_) => (IndexState::Failed, 0),
+            };
+            let complete = state == IndexState::Ready && pending == 0;
+            if complete || matches!(state, IndexState::Failed | IndexState::Closed) {
                 return complete;
             }
             let wait = match deadline {
                 Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
-                    Some(left) => left.min(Duration::from_millis(50)),
+                    Some(left) => left,
                     None => return false,
                 },
-                None => Duration::from_millis(50),
+                None => Duration::from_secs(3600),
             };
-            guard = signal.wait_timeout(guard, wait).unwrap_or_else(|e| e.into_inner()).0;
+            let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
+            if *guard == seen {
+                drop(signal.wait_timeout(guard, wait).unwrap_or_else(|e| e.into_inner()));
+            }
         }
     }
 
@@ -282,6 +293,7 @@ impl Index {
             state.signatures = Signatures::default();
             state.watcher = None;
             state.unread = Vec::new();
+            state.reading = 0;
         }
         self.shared.notify();
     }
@@ -345,11 +357,12 @@ impl Shared {
         state.signatures = Signatures::default();
         state.watcher = None;
         state.unread = Vec::new();
+        state.reading = 0;
         self.notify();
     }
 
     fn notify(&self) {
-        let _guard = self.progress.0.lock().unwrap_or_else(|e| e.into_inner());
+        *self.progress.0.lock().unwrap_or_else(|e| e.into_inner()) += 1;
         self.progress.1.notify_all();
     }
 
@@ -373,7 +386,7 @@ impl Shared {
             }
         }
         status.content_files = content_files;
-        status.content_pending = state.unread.len() as u64;
+        status.content_pending = (state.unread.len() + state.reading) as u64;
         status.bytes = state.bytes;
         status.memory_bytes = (state.trees.iter().map(Tree::memory).sum::<usize>()
             + state.signatures.memory()

@@ -124,11 +124,18 @@ struct Unread {
     path: Box<[u8]>,
 }
 
-/// What reading a file gave.
+/// What reading a file gave; the sketch of its trigrams is in the [`Scratch`] it was read
+/// with.
 enum Outcome {
-    Text { size: u64, sketch: Sketch },
-    Binary { sketch: Sketch, bytes: u64, binary_offset: Option<u64> },
+    Text { size: u64 },
+    Binary { bytes: u64, binary_offset: Option<u64> },
     Opaque,
+}
+
+/// The reading thread's buffers, reused from file to file.
+struct Scratch {
+    sketch: Sketch,
+    buffer: Vec<u8>,
 }
 
 /// Reads one batch of waiting files; false when none was waiting.
@@ -160,22 +167,30 @@ fn read_batch(shared: &Shared) -> bool {
             }
             return false;
         }
+        state.reading = batch.len();
         batch
     };
-    let Ok(dirs) = RootDirs::open(&shared.roots) else {
-        return false;
-    };
-    let read: Vec<(Unread, Outcome)> = batch
+    let dirs = RootDirs::open(&shared.roots);
+    let mut scratch = Scratch { sketch: Sketch::default(), buffer: vec![0; 256 * 1024] };
+    let read: Vec<(Unread, Outcome, Option<Sketch>)> = batch
         .into_iter()
         .map(|file| {
-            let outcome = read_file(&dirs, &file, shared.no_match).unwrap_or(Outcome::Opaque);
-            (file, outcome)
+            let outcome = match &dirs {
+                Ok(dirs) => read_file(dirs, &file, shared.no_match, &mut scratch).unwrap_or(Outcome::Opaque),
+                Err(_) => Outcome::Opaque,
+            };
+            let sketch = match outcome {
+                Outcome::Opaque => None,
+                _ => Some(std::mem::take(&mut scratch.sketch)),
+            };
+            (file, outcome, sketch)
         })
         .collect();
     let Ok(mut state) = shared.state.write() else {
         return false;
     };
-    for (file, outcome) in read {
+    state.reading = 0;
+    for (file, outcome, sketch) in read {
         let State { trees, signatures, bytes, .. } = &mut *state;
         let Some(tree) = trees.get_mut(file.root) else {
             break;
@@ -188,16 +203,19 @@ fn read_batch(shared: &Shared) -> bool {
             continue;
         }
         let over_budget = signatures.memory() >= shared.options.max_memory;
-        entry.content = match outcome {
-            Outcome::Text { size, sketch } if !over_budget => {
+        entry.content = match (outcome, sketch) {
+            (Outcome::Text { size }, Some(sketch)) if !over_budget => {
                 *bytes += size;
                 Content::Text { size, slot: signatures.insert(&sketch) }
             }
-            Outcome::Binary { sketch, bytes: read, binary_offset } if !over_budget => {
+            (Outcome::Binary { bytes: read, binary_offset }, Some(sketch)) if !over_budget => {
                 Content::Binary { slot: signatures.insert(&sketch), bytes: read, binary_offset }
             }
             _ => Content::Opaque,
         };
+    }
+    if state.unread.is_empty() && state.content_ms.is_none() {
+        state.content_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
     }
     shared.notify();
     true
@@ -209,8 +227,14 @@ fn watched_parent(state: &State, root: usize, path: &[u8]) -> bool {
     state.watcher.as_ref().is_some_and(|w| !w.unwatched.contains(&(root, parent.into())))
 }
 
-/// Reads a file whole into a sketch of its trigrams.
-fn read_file(dirs: &RootDirs<'_>, file: &Unread, no_match: super::NoMatch) -> io::Result<Outcome> {
+/// Reads a file whole into a sketch of its trigrams. A binary file's sketch holds only what
+/// a search reads of it before giving up at its NUL byte: nothing after can be reported.
+fn read_file(
+    dirs: &RootDirs<'_>,
+    file: &Unread,
+    no_match: super::NoMatch,
+    scratch: &mut Scratch,
+) -> io::Result<Outcome> {
     let relative = Path::new(std::ffi::OsStr::from_bytes(&file.path));
     let Some((mut handle, size)) = dirs.open_file(file.root, relative, false)? else {
         return Ok(Outcome::Opaque);
@@ -218,35 +242,61 @@ fn read_file(dirs: &RootDirs<'_>, file: &Unread, no_match: super::NoMatch) -> io
     if size > MAX_READ {
         return Ok(Outcome::Opaque);
     }
-    let mut sketch = Sketch::default();
-    let mut buffer = vec![0u8; 256 * 1024];
-    let mut total = 0u64;
+    let Scratch { sketch, buffer } = scratch;
+    sketch.clear();
     let mut has_nul = false;
-    loop {
-        let read = match handle.read(&mut buffer) {
+    let mut first = true;
+    let total = read_pieces(&mut handle, buffer, MAX_READ + 1, |piece| {
+        if std::mem::take(&mut first)
+            && [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| piece.starts_with(bom))
+        {
+            // The searcher decodes or strips a byte-order mark: what it searches is not this.
+            return false;
+        }
+        has_nul |= piece.contains(&0);
+        sketch.add(piece);
+        true
+    })?;
+    let Some(total) = total.filter(|&total| total <= MAX_READ) else {
+        return Ok(Outcome::Opaque);
+    };
+    if !has_nul {
+        return Ok(Outcome::Text { size: total });
+    }
+    handle.seek(SeekFrom::Start(0))?;
+    let (bytes, binary_offset) = no_match(&handle, total)?;
+    handle.seek(SeekFrom::Start(0))?;
+    sketch.clear();
+    let mut left = bytes;
+    read_pieces(&mut handle, buffer, bytes, |piece| {
+        let take = piece.len().min(left as usize);
+        sketch.add(&piece[..take]);
+        left -= take as u64;
+        true
+    })?;
+    Ok(Outcome::Binary { bytes, binary_offset })
+}
+
+/// Reads `file` from where it stands in pieces (into `buffer`), handing each to `piece` until it returns
+/// false (then `None`), the end, or `limit` bytes; returns the bytes read.
+fn read_pieces(
+    file: &mut File,
+    buffer: &mut [u8],
+    limit: u64,
+    mut piece: impl FnMut(&[u8]) -> bool,
+) -> io::Result<Option<u64>> {
+    let mut total = 0u64;
+    while total < limit {
+        let read = match file.read(buffer) {
             Ok(0) => break,
             Ok(read) => read,
             Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return Err(err),
         };
-        let piece = &buffer[..read];
-        if total == 0
-            && [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| piece.starts_with(bom))
-        {
-            // The searcher decodes or strips a byte-order mark: what it searches is not this.
-            return Ok(Outcome::Opaque);
+        if !piece(&buffer[..read]) {
+            return Ok(None);
         }
-        has_nul |= piece.contains(&0);
-        sketch.add(piece);
         total += read as u64;
-        if total > MAX_READ {
-            return Ok(Outcome::Opaque);
-        }
     }
-    if !has_nul {
-        return Ok(Outcome::Text { size: total, sketch });
-    }
-    handle.seek(SeekFrom::Start(0))?;
-    let (bytes, binary_offset) = no_match(&handle, total)?;
-    Ok(Outcome::Binary { sketch, bytes, binary_offset })
+    Ok(Some(total))
 }
