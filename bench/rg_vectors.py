@@ -41,6 +41,13 @@ TREES = {
         "root/m.txt": "foo\nbar\nfoo\nbar\nxx foo\nbar foo\nbar\n",
         "root/n.txt": "one foo\nbar two foo\nbar\n",
     },
+    "rg-multiline-max-count": {
+        # -U -m 1: the search stops after the first match (lines 1-2), but a second one starts
+        # on line 2 and runs on to line 3; rg -c counts it (found again with 128 bytes of
+        # look-ahead past the printed lines), but not when it ends further on (far.txt).
+        "root/m.txt": "x def a\nreturn def b\nc return\n",
+        "root/far.txt": "x def a\nreturn def b\n" + "c " * 100 + "return\n",
+    },
     "rg-bytes": {
         # "café foo\nnaïve bar\nplain foo\n" in Latin-1: lines that are not UTF-8.
         "root/latin1.txt": {"hex": "636166e920666f6f0a6e61ef7665206261720a706c61696e20666f6f0a"},
@@ -88,6 +95,25 @@ VECTORS = [
      ["-U", "--json"], {"format": "json", "path_style": "relative"}),
     ("rg/multiline/standard", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "-n"],
      {"format": "standard", "path_style": "relative"}),
+    ("rg/multiline/count-max-count", "rg-multiline-max-count",
+     {"patterns": "def.*\\n.*return", "multiline": True, "mode": "count", "max_count_per_file": 1},
+     ["-U", "-c", "-m1"], {"format": "standard", "path_style": "relative"}),
+    ("rg/multiline/max-count", "rg-multiline-max-count",
+     {"patterns": "def.*\\n.*return", "multiline": True, "max_count_per_file": 1},
+     ["-U", "-n", "-m1"], {"format": "standard", "path_style": "relative"}),
+    # The multiline search meets the late NUL on the line before the last match, past a gap:
+    # with -B1 rg has printed the group's `--` and quits on its first line; with -B2 it prints
+    # the `--` and that group's first line, then quits.
+    ("rg/late-nul/multiline-break", "rg-late-nul", {"patterns": "(first|middle|nul)\\n", "multiline": True,
+     "before_context": 1}, ["-U", "-n", "-B1"], {"format": "standard", "path_style": "relative"}),
+    ("rg/late-nul/multiline-break-heading", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
+     "multiline": True, "before_context": 1}, ["-U", "-n", "-B1", "--heading"],
+     {"format": "standard", "path_style": "relative", "heading": True}),
+    ("rg/late-nul/multiline-break-context", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
+     "multiline": True, "before_context": 2}, ["-U", "-n", "-B2"],
+     {"format": "standard", "path_style": "relative"}),
+    ("rg/late-nul/multiline-break-json", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
+     "multiline": True, "before_context": 2}, ["-U", "--json", "-B2"], {"format": "json", "path_style": "relative"}),
     ("rg/bytes/json", "rg-bytes", {"patterns": "foo|na.ve"}, ["--json"],
      {"format": "json", "path_style": "relative"}),
     ("rg/bytes/json-invert-context", "rg-bytes", {"patterns": "bar", "invert": True, "context": 1},

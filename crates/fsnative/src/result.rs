@@ -75,7 +75,8 @@ pub struct Match {
     pub(crate) unterminated: bool,
     /// `[start, end)` byte ranges of each match within `text` (all of them, also those past
     /// a cut; none when inverted). In multiline mode a match may take in the record's final
-    /// line terminator, which `text` leaves out: its `end` is then `text.len() + 1`.
+    /// line terminator, which `text` leaves out: its `end` is then `text.len() + 1`. So does
+    /// a match that runs on past the record, where `max_count_per_file` stopped the search.
     pub submatches: Vec<[usize; 2]>,
     /// The text as read, when it is not valid UTF-8 (the renderers print it as ripgrep does).
     #[serde(skip)]
@@ -88,6 +89,11 @@ pub struct Match {
     pub before: Vec<ContextLine>,
     /// Context lines just after this match.
     pub after: Vec<ContextLine>,
+    /// The file's search stopped at a NUL byte on the first line of the next group, past a
+    /// gap: ripgrep had already printed that group's `--` separator, and the standard
+    /// renderer prints it too, before the binary warning.
+    #[serde(skip)]
+    pub(crate) break_after: bool,
 }
 
 /// All that one file contributed to a grep.

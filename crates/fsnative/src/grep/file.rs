@@ -163,6 +163,7 @@ pub(crate) fn search(
         seen: 0,
         pending_before: Vec::new(),
         last_kept: false,
+        broke: false,
         outcome: FileOutcome::default(),
     };
     sink.outcome.searched = true;
@@ -243,6 +244,8 @@ struct Collector<'a> {
     pending_before: Vec<ContextLine>,
     /// The most recent match was kept (so after-context lines belong to it).
     last_kept: bool,
+    /// The searcher reported a context break (rg's `--`) and no line since.
+    broke: bool,
     outcome: FileOutcome,
 }
 
@@ -250,6 +253,7 @@ impl Sink for Collector<'_> {
     type Error = io::Error;
 
     fn matched(&mut self, searcher: &Searcher, found: &SinkMatch<'_>) -> Result<bool, io::Error> {
+        self.broke = false;
         if let Some(reason) = self.control.interruption() {
             self.outcome.interrupted = Some(reason);
             return Ok(false);
@@ -282,6 +286,7 @@ impl Sink for Collector<'_> {
     }
 
     fn context(&mut self, searcher: &Searcher, context: &SinkContext<'_>) -> Result<bool, io::Error> {
+        self.broke = false;
         let mut ranges = Vec::new();
         if searcher.invert_match() && self.config.mode == OutputMode::Content {
             // A context line of an inverted search is one that matches: say where, as rg does.
@@ -311,14 +316,23 @@ impl Sink for Collector<'_> {
         Ok(true)
     }
 
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, io::Error> {
+        self.broke = true;
+        Ok(true)
+    }
+
     fn finish(&mut self, _: &Searcher, finish: &SinkFinish) -> Result<(), io::Error> {
         self.outcome.bytes = finish.byte_count();
         self.outcome.binary_offset = finish.binary_byte_offset();
         if self.outcome.binary_offset.is_some() && self.last_kept {
-            // A multiline search that meets the NUL inside a match has already passed that
-            // match's before-context on; ripgrep prints those lines, after the last match.
+            // A multiline search looks for a NUL byte in each line just before it passes the
+            // line on. When it finds one in a match or its before-context, it has already
+            // passed on that match's earlier before-context lines and the `--` that opens
+            // their group: ripgrep prints them after the last match (only the `--` when the
+            // NUL was on the group's first line).
             if let Some(last) = self.outcome.matches.last_mut() {
                 last.after.append(&mut self.pending_before);
+                last.break_after = self.broke;
             }
         }
         Ok(())
@@ -336,7 +350,11 @@ impl Collector<'_> {
             // cannot fail.
             let bytes = found.bytes();
             if searcher.multi_line_with_matcher(self.matcher) {
-                record_matches(self.matcher, found, |range| ranges.push(range));
+                // A match that runs past the record (cut off by `max_count`) keeps the part
+                // in it, as rg's `-o` prints it.
+                record_matches(self.matcher, found, |[start, end]| {
+                    ranges.push([start, end.min(bytes.len())])
+                });
             } else {
                 let _ = self.matcher.find_iter(raw, |m| {
                     ranges.push([m.start(), m.end()]);
@@ -362,6 +380,7 @@ impl Collector<'_> {
             section_end: None,
             before: std::mem::take(&mut self.pending_before),
             after: Vec::new(),
+            break_after: false,
         }
     }
 }
@@ -383,13 +402,18 @@ impl ContextLine {
     }
 }
 
-/// Calls `each` with the matches that start in a multiline record, found as ripgrep finds them:
-/// in the searcher's buffer from the record's start, with one byte of look-ahead past its end
-/// (so a match may run past the record, and one that a `max_count` cut off still counts).
+/// How far past a multiline record ripgrep's printers let the regex look when they find the
+/// record's matches again (`MAX_LOOK_AHEAD` in its grep-printer crate).
+const RECORD_LOOK_AHEAD: usize = 128;
+
+/// Calls `each` with the matches that start in a multiline record, found as ripgrep's printers
+/// find them: in the searcher's buffer from the record's start, seeing [`RECORD_LOOK_AHEAD`]
+/// bytes past its end. A match may so run past the record: when `max_count` cut the search
+/// off inside it, rg's `-c` still counts it.
 fn record_matches(matcher: &RegexMatcher, found: &SinkMatch<'_>, mut each: impl FnMut([usize; 2])) {
     let buffer = found.buffer();
     let range = found.bytes_range_in_buffer();
-    let end = range.end.saturating_add(1).min(buffer.len());
+    let end = range.end.saturating_add(RECORD_LOOK_AHEAD).min(buffer.len());
     // The record was reported because it matches, so searching it again cannot fail.
     let _ = matcher.find_iter_at(&buffer[..end], range.start, |m| {
         if m.start() >= range.end {
