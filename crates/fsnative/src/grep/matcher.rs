@@ -38,6 +38,8 @@ struct MatcherKey {
 pub(crate) struct MatcherCache {
     /// Most recently used last.
     entries: Mutex<Vec<(MatcherKey, Arc<RegexMatcher>)>>,
+    /// The index's prefilter queries of the same patterns, most recently used last.
+    prefilters: Mutex<Vec<(MatcherKey, Arc<GramQuery>)>>,
 }
 
 impl std::fmt::Debug for MatcherCache {
@@ -68,23 +70,43 @@ impl MatcherCache {
         key: MatcherKey,
         compile: impl FnOnce() -> Result<RegexMatcher>,
     ) -> Result<Arc<RegexMatcher>> {
-        {
-            let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(index) = entries.iter().position(|(k, _)| k == &key) {
-                let entry = entries.remove(index);
-                let matcher = Arc::clone(&entry.1);
-                entries.push(entry);
-                return Ok(matcher);
-            }
-        }
-        let matcher = Arc::new(compile()?);
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if entries.len() >= CACHED_MATCHERS {
-            entries.remove(0);
-        }
-        entries.push((key, Arc::clone(&matcher)));
-        Ok(matcher)
+        recent_or(&self.entries, key, compile)
     }
+
+    /// The cached prefilter query of `request`'s patterns, or the one `make` builds.
+    pub(crate) fn prefilter(
+        &self,
+        request: &GrepRequest,
+        make: impl FnOnce() -> GramQuery,
+    ) -> Arc<GramQuery> {
+        recent_or(&self.prefilters, MatcherKey::of(request), || Ok(make()))
+            .unwrap_or_else(|_| Arc::new(GramQuery::Any))
+    }
+}
+
+/// The value cached under `key` in `entries` (then made the most recent), or the one `make`
+/// builds, cached unless it failed; the least recently used leaves past [`CACHED_MATCHERS`].
+fn recent_or<V>(
+    entries: &Mutex<Vec<(MatcherKey, Arc<V>)>>,
+    key: MatcherKey,
+    make: impl FnOnce() -> Result<V>,
+) -> Result<Arc<V>> {
+    {
+        let mut entries = entries.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(index) = entries.iter().position(|(k, _)| k == &key) {
+            let entry = entries.remove(index);
+            let value = Arc::clone(&entry.1);
+            entries.push(entry);
+            return Ok(value);
+        }
+    }
+    let value = Arc::new(make()?);
+    let mut entries = entries.lock().unwrap_or_else(|e| e.into_inner());
+    if entries.len() >= CACHED_MATCHERS {
+        entries.remove(0);
+    }
+    entries.push((key, Arc::clone(&value)));
+    Ok(value)
 }
 
 /// Builds the matcher for `request`, mapping failures to `INVALID_PATTERN` or
@@ -183,10 +205,14 @@ fn parser(case_insensitive: bool) -> regex_syntax::Parser {
 /// What a file must contain for `request`'s patterns to match in it (the index's
 /// prefilter): nothing is required of an inverted search, or when a pattern does not parse.
 /// Smart case is taken as insensitive, which only weakens the requirement.
-pub(crate) fn prefilter_query(request: &GrepRequest) -> GramQuery {
+pub(crate) fn prefilter_query(cache: &MatcherCache, request: &GrepRequest) -> Arc<GramQuery> {
     if request.invert {
-        return GramQuery::Any;
+        return Arc::new(GramQuery::Any);
     }
+    cache.prefilter(request, || parse_prefilter(request))
+}
+
+fn parse_prefilter(request: &GrepRequest) -> GramQuery {
     let mut parser = parser(request.case_mode != CaseMode::Sensitive);
     let mut parsed = Vec::with_capacity(request.patterns.0.len());
     for pattern in &request.patterns.0 {

@@ -71,8 +71,9 @@ pub(crate) fn run(
         });
     }
     let target_paths: Vec<PathBuf> = targets.iter().map(|t| t.path.clone()).collect();
-    let fingerprint = cursor::fingerprint(request, &target_paths);
-    let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint)).transpose()?;
+    // Needed only to read a cursor or write one (most searches do neither).
+    let fingerprint = || cursor::fingerprint(request, &target_paths);
+    let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint())).transpose()?;
 
     let view = index.filter(|_| index_answers(request)).and_then(Index::view);
     let view =
@@ -81,7 +82,7 @@ pub(crate) fn run(
         view,
         roots,
         prefilter: view
-            .prefilter(&matcher::prefilter_query(request), !request.multiline && !request.search_binary),
+            .prefilter(&matcher::prefilter_query(matchers, request), !request.multiline && !request.search_binary),
     });
 
     let dirs = RootDirs::open(roots)?;
@@ -115,7 +116,7 @@ pub(crate) fn run(
         truncated: page.truncated,
         next_cursor: page
             .truncated
-            .map(|_| cursor::encode(&fingerprint, &page.position.unwrap_or_else(Position::start))),
+            .map(|_| cursor::encode(&fingerprint(), &page.position.unwrap_or_else(Position::start))),
         mode: request.mode,
         context_enabled: request.mode == OutputMode::Content
             && (request.lines_before() > 0 || request.lines_after() > 0),

@@ -3,7 +3,7 @@
 //!
 //! A trigram is three bytes of a file with ASCII letters folded to lower case; it is hashed to
 //! 16 bits and a file's signature keeps the low `m` bits of each hash, `m` a power of two
-//! sized to the file (about two bits per distinct trigram, so about 40 % of bits are set).
+//! sized to the file (two or four bits per distinct trigram: see [`BITS_PER_GRAM`]).
 //! Signatures of one size share a [`Class`]; a class stores them in chunks of 64, word `i`
 //! of a chunk holding bit `i` of its 64 signatures. A pattern becomes a boolean query over
 //! trigrams ([`super::query`]); a file is ruled out when its signature lacks every way to
@@ -18,8 +18,14 @@ const MIN_BITS_LOG2: u32 = 9;
 const MAX_BITS_LOG2: u32 = 16;
 const CLASSES: usize = (MAX_BITS_LOG2 - MIN_BITS_LOG2 + 1) as usize;
 
-/// Signature bits per distinct trigram (rounded up to a power of two).
+/// Signature bits per distinct trigram (rounded up to a power of two): about 40 % of the bits
+/// of a small file's signature are set, about 20 % of a large one's. A file that passes the
+/// prefilter wrongly costs a search in proportion to its size, so large files get the more
+/// selective signatures; small files, the many, stay small.
 const BITS_PER_GRAM: usize = 2;
+const BITS_PER_GRAM_LARGE: usize = 4;
+/// Distinct trigrams from which a file counts as large.
+const LARGE_GRAMS: usize = 2048;
 
 /// A file's trigram set before it is sized: all 16 hash bits.
 pub(super) struct Sketch {
@@ -64,8 +70,9 @@ impl Sketch {
 
     /// The size class (0 = smallest) that fits this many distinct hashes.
     fn class(&self) -> usize {
-        let distinct: u32 = self.words.iter().map(|w| w.count_ones()).sum();
-        let wanted = (distinct as usize * BITS_PER_GRAM).next_power_of_two().max(1 << MIN_BITS_LOG2);
+        let distinct = self.words.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+        let ratio = if distinct >= LARGE_GRAMS { BITS_PER_GRAM_LARGE } else { BITS_PER_GRAM };
+        let wanted = (distinct * ratio).next_power_of_two().max(1 << MIN_BITS_LOG2);
         (wanted.trailing_zeros().min(MAX_BITS_LOG2) - MIN_BITS_LOG2) as usize
     }
 }

@@ -4,6 +4,8 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
+
+use encoding_rs_io::DecodeReaderBytesBuilder;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -128,7 +130,7 @@ struct Unread {
 /// with.
 enum Outcome {
     Text { size: u64 },
-    Binary { bytes: u64, binary_offset: Option<u64> },
+    Measured { bytes: u64, binary_offset: Option<u64> },
     Opaque,
 }
 
@@ -208,8 +210,8 @@ fn read_batch(shared: &Shared) -> bool {
                 *bytes += size;
                 Content::Text { size, slot: signatures.insert(&sketch) }
             }
-            (Outcome::Binary { bytes: read, binary_offset }, Some(sketch)) if !over_budget => {
-                Content::Binary { slot: signatures.insert(&sketch), bytes: read, binary_offset }
+            (Outcome::Measured { bytes: read, binary_offset }, Some(sketch)) if !over_budget => {
+                Content::Measured { slot: signatures.insert(&sketch), bytes: read, binary_offset }
             }
             _ => Content::Opaque,
         };
@@ -228,7 +230,9 @@ fn watched_parent(state: &State, root: usize, path: &[u8]) -> bool {
 }
 
 /// Reads a file whole into a sketch of its trigrams. A binary file's sketch holds only what
-/// a search reads of it before giving up at its NUL byte: nothing after can be reported.
+/// a search reads of it before giving up at its NUL byte: nothing after can be reported. A
+/// file that starts with a byte-order mark is measured the same way, its sketch taken from
+/// the text the searcher decodes.
 fn read_file(
     dirs: &RootDirs<'_>,
     file: &Unread,
@@ -245,13 +249,11 @@ fn read_file(
     let Scratch { sketch, buffer } = scratch;
     sketch.clear();
     let mut has_nul = false;
+    let mut bom = false;
     let mut first = true;
     let total = read_pieces(&mut handle, buffer, MAX_READ + 1, |piece| {
-        if std::mem::take(&mut first)
-            && [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| piece.starts_with(bom))
-        {
-            // The searcher decodes or strips a byte-order mark: what it searches is not this.
-            return false;
+        if std::mem::take(&mut first) {
+            bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|mark| piece.starts_with(mark));
         }
         has_nul |= piece.contains(&0);
         sketch.add(piece);
@@ -260,7 +262,7 @@ fn read_file(
     let Some(total) = total.filter(|&total| total <= MAX_READ) else {
         return Ok(Outcome::Opaque);
     };
-    if !has_nul {
+    if !has_nul && !bom {
         return Ok(Outcome::Text { size: total });
     }
     handle.seek(SeekFrom::Start(0))?;
@@ -268,19 +270,21 @@ fn read_file(
     handle.seek(SeekFrom::Start(0))?;
     sketch.clear();
     let mut left = bytes;
-    read_pieces(&mut handle, buffer, bytes, |piece| {
+    // What the searcher reads: the text after a byte-order mark, UTF-16 decoded to UTF-8.
+    let mut decoded = DecodeReaderBytesBuilder::new().bom_sniffing(true).build(handle);
+    read_pieces(&mut decoded, buffer, bytes, |piece| {
         let take = piece.len().min(left as usize);
         sketch.add(&piece[..take]);
         left -= take as u64;
         true
     })?;
-    Ok(Outcome::Binary { bytes, binary_offset })
+    Ok(Outcome::Measured { bytes, binary_offset })
 }
 
 /// Reads `file` from where it stands in pieces (into `buffer`), handing each to `piece` until it returns
 /// false (then `None`), the end, or `limit` bytes; returns the bytes read.
 fn read_pieces(
-    file: &mut File,
+    file: &mut impl Read,
     buffer: &mut [u8],
     limit: u64,
     mut piece: impl FnMut(&[u8]) -> bool,

@@ -39,9 +39,11 @@ pub(crate) enum Content {
     /// Read in full: `size` bytes, no NUL and no byte-order mark; the signature in `slot`
     /// holds its trigrams.
     Text { size: u64, slot: u32 },
-    /// Read in full; it holds a NUL byte. A search that finds nothing in it reads `bytes` and
-    /// stops at `binary_offset` (ripgrep's default binary handling, line by line).
-    Binary { slot: u32, bytes: u64, binary_offset: Option<u64> },
+    /// Read in full; it holds a NUL byte or starts with a UTF-8 byte-order mark, so what a
+    /// search reads of it was measured by searching it for nothing: `bytes`, stopping at
+    /// `binary_offset` (ripgrep's default binary handling, line by line). The signature holds
+    /// what that search read.
+    Measured { slot: u32, bytes: u64, binary_offset: Option<u64> },
 }
 
 /// One entry of the list.
@@ -50,6 +52,8 @@ pub(crate) struct Entry {
     /// Path below the root: names joined by `/`, no leading or trailing slash.
     pub path: Box<[u8]>,
     pub kind: Kind,
+    /// Depth below the root: 1 for an entry of the root directory.
+    pub depth: u16,
     /// Directories: what listing it left out.
     pub skips: ListingSkips,
     /// Bumped at every change of the file, so a signature computed from older contents is
@@ -61,12 +65,8 @@ pub(crate) struct Entry {
 impl Entry {
     /// A new entry of `kind` at `path`, its content unknown.
     pub fn new(path: Box<[u8]>, kind: Kind, skips: ListingSkips) -> Entry {
-        Entry { path, kind, skips, generation: 0, content: Content::Unknown }
-    }
-
-    /// Depth below the root: 1 for an entry of the root directory.
-    pub fn depth(&self) -> usize {
-        depth_of(&self.path)
+        let depth = u16::try_from(depth_of(&path)).unwrap_or(u16::MAX);
+        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown }
     }
 }
 

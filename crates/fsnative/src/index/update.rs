@@ -155,7 +155,7 @@ impl Lists<'_> {
 }
 
 fn free_signature(signatures: &mut Signatures, content: Content) {
-    if let Content::Text { slot, .. } | Content::Binary { slot, .. } = content {
+    if let Content::Text { slot, .. } | Content::Measured { slot, .. } = content {
         signatures.remove(slot);
     }
 }
@@ -257,7 +257,7 @@ fn relist(lister: &mut Lister<'_>, lists: &mut Lists<'_>, root: usize, dir: &[u8
     // Old children with the positions (in `old`) of their subtrees.
     let mut old_children: Vec<(EntryId, std::ops::Range<usize>)> = Vec::new();
     for (at, &id) in old.iter().enumerate() {
-        if tree.entry(id).depth() == child_depth {
+        if usize::from(tree.entry(id).depth) == child_depth {
             old_children.push((id, at..at + 1));
         } else if let Some(last) = old_children.last_mut() {
             last.1.end = at + 1;

@@ -48,7 +48,7 @@ impl Prefilter {
             Content::Text { size, slot } if self.ruled_out.contains(slot) => {
                 Some(Unsearched { files: 1, bytes: size, binary: 0 })
             }
-            Content::Binary { slot, bytes, binary_offset }
+            Content::Measured { slot, bytes, binary_offset }
                 if self.binary_known && self.ruled_out.contains(slot) =>
             {
                 Some(Unsearched { files: 1, bytes, binary: u64::from(binary_offset.is_some()) })
@@ -100,7 +100,7 @@ impl<'a> View<'a> {
         let first = range.start;
         tree.order()[range].iter().enumerate().filter_map(move |(at, &id)| {
             let entry = tree.entry(id);
-            let depth = entry.depth() - base;
+            let depth = usize::from(entry.depth) - base;
             if max_depth.is_some_and(|max| depth > max) || entry.kind == Kind::Free {
                 return None;
             }
