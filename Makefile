@@ -28,6 +28,8 @@ lint:
 
 test-rust:
 	cargo test --workspace --locked
+	# The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change.
+	FSNATIVE_INDEX_ROUNDS=10000 cargo test --release --locked -p fsnative --test index
 
 test-node: dist
 	./npm/dev.sh test
