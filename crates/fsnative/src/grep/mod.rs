@@ -81,8 +81,10 @@ pub(crate) fn run(
     let indexed = view.as_ref().map(|view| Indexed {
         view,
         roots,
-        prefilter: view
-            .prefilter(&matcher::prefilter_query(matchers, request), !request.multiline && !request.search_binary),
+        prefilter: view.prefilter(
+            &matcher::prefilter_query(matchers, request),
+            !request.multiline && !request.search_binary,
+        ),
     });
 
     let dirs = RootDirs::open(roots)?;

@@ -31,15 +31,17 @@ pub(crate) struct ListingSkips {
 /// What is known of a file's content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Content {
-    /// Not read yet, or changed since: searched whatever the pattern.
+    /// Not read yet, changed since, or in a directory that cannot be watched: searched
+    /// whatever the pattern.
     Unknown,
-    /// Read, but it cannot be ruled out (unreadable, a byte-order mark, over a limit): searched
-    /// whatever the pattern, and not read again until it changes.
+    /// Read, but it cannot be ruled out (unreadable, not a regular file, UTF-16 that does not
+    /// decode, over the size or memory limit): searched whatever the pattern, and not read
+    /// again until it changes.
     Opaque,
     /// Read in full: `size` bytes, no NUL and no byte-order mark; the signature in `slot`
     /// holds its trigrams.
     Text { size: u64, slot: u32 },
-    /// Read in full; it holds a NUL byte or starts with a UTF-8 byte-order mark, so what a
+    /// Read in full; it holds a NUL byte or starts with a byte-order mark, so what a
     /// search reads of it was measured by searching it for nothing: `bytes`, stopping at
     /// `binary_offset` (ripgrep's default binary handling, line by line). The signature holds
     /// what that search read.
