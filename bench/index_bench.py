@@ -203,8 +203,8 @@ class Fsnative:
 
     def status(self):
         status = self.sandbox.index_status()
-        fields = ("state", "files", "dirs", "bytes", "memory_bytes", "watching", "unwatched_dirs", "rescans",
-                  "content_files", "content_pending", "list_ms", "content_ms", "error")
+        fields = ("state", "files", "dirs", "bytes", "memory_bytes", "watching", "watched_dirs", "unwatched_dirs",
+                  "rescans", "content_files", "content_pending", "list_ms", "content_ms", "searches", "error")
         return {field: getattr(status, field) for field in fields if hasattr(status, field)}
 
     def close(self):
@@ -268,7 +268,7 @@ def build_and_memory_rows(tree, reports):
     def phase(case, title, fff_key, fsnative_status_key, notes):
         """fff timed from outside; fsnative as its index_status reports the phase, if it does."""
         runs = {}
-        if "fsnative" in reports and all(fsnative_status_key in r["status"] for r in reports["fsnative"]):
+        if "fsnative" in reports and all(r["status"].get(fsnative_status_key) is not None for r in reports["fsnative"]):
             runs["fsnative"] = runs_of("fsnative", [r["status"][fsnative_status_key] for r in reports["fsnative"]])
         if "fff" in reports:
             runs["fff"] = runs_of("fff", [r[fff_key] for r in reports["fff"]])
