@@ -33,8 +33,9 @@ def patterns_of(case, tree):
     return [patterns] if isinstance(patterns, str) else list(patterns)
 
 
-def interleaved(impls):
-    """Times each implementation in turn within every round (warm-up rounds first, not kept).
+def interleaved(impls, warmup=WARMUP, reps=REPS):
+    """Times each implementation in turn within every round (`warmup` rounds first, not kept,
+    then `reps` measured ones).
 
     `impls` maps a name to a callable returning (matches, files). The starting implementation
     rotates from round to round so none always runs right after another. Returns name ->
@@ -42,13 +43,13 @@ def interleaved(impls):
     """
     names = list(impls)
     runs = {name: {"samples": []} for name in names}
-    for round_index in range(WARMUP + REPS):
+    for round_index in range(warmup + reps):
         shift = round_index % len(names)
         for name in names[shift:] + names[:shift]:
             start = time.perf_counter()
             matches, files = impls[name]()
             elapsed_ms = (time.perf_counter() - start) * 1000
-            if round_index >= WARMUP:
+            if round_index >= warmup:
                 runs[name]["samples"].append(round(elapsed_ms, 3))
             runs[name].update(matches=matches, files=files)
     return runs

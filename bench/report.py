@@ -158,7 +158,7 @@ def transfer_checks(rows):
     ]
 
 
-def chart(suite, rows, by_key):
+def chart(suite, rows, by_key, title=None):
     """Horizontal bars on a log scale: how many times faster fsnative is than each peer."""
     bars = [(f"{r['tree']} · {r['title']} · {r['impl']}", speedup(r, by_key), r["impl"])
             for r in rows if r["suite"] == suite and r["baselines"]]
@@ -176,7 +176,7 @@ def chart(suite, rows, by_key):
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + plot_width + 80}" height="{height}" '
         'font-family="sans-serif" font-size="11">',
         '<rect width="100%" height="100%" fill="white"/>',
-        f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(SUITES[suite])}</text>',
+        f'<text x="10" y="18" font-size="14" font-weight="bold">{escape(title or SUITES[suite])}</text>',
         '<text x="10" y="34">How many times faster fsnative is than each peer (median ÷ median, log scale); '
         "right of the black 1× line, fsnative wins.</text>",
     ]
@@ -207,18 +207,22 @@ def command_output(command):
         return "unavailable"
 
 
-def machine_and_versions():
+def machine():
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
     memory_gib = int(Path("/proc/meminfo").read_text().split()[1]) / 1024 / 1024
+    return f"machine: {cpu}, {os.cpu_count()} CPUs, {memory_gib:.0f} GiB, Linux {platform.release()}"
+
+
+def machine_and_versions():
     node_modules = BENCH / "node" / "node_modules"
     js_versions = ", ".join(
         f"{name} {json.loads((node_modules / name / 'package.json').read_text())['version']}"
         for name in ("fast-glob", "tinyglobby", "glob"))
     py_versions = ", ".join(f"{name} {metadata.version(name)}"
-                            for name in ("fsnative", "ripgrep", "fs-mcp", "python-ripgrep", "wcmatch"))
+                            for name in ("fsnative", "ripgrep", "fs-mcp", "python-ripgrep", "wcmatch", "fff-search"))
     return [
-        f"- machine: {cpu}, {os.cpu_count()} CPUs, {memory_gib:.0f} GiB, Linux {platform.release()}",
+        f"- {machine()}",
         f"- Python {platform.python_version()}; {py_versions}",
         f"- Node {command_output(['node', '--version'])}; {js_versions}",
         f"- rg: {command_output([RG, '--version']).splitlines()[0]} ({RG})",
@@ -227,6 +231,102 @@ def machine_and_versions():
         f"- {WARMUP} warm-up rounds, then {REPS} measured rounds; in each round every implementation runs once, "
         "the starting one rotating. Medians; spread is min–max.",
     ]
+
+
+# The warm index against fff (index_bench.py, issue #15 item 7): case -> (target, the largest
+# fsnative ÷ fff ratio of medians that meets it). Memory and freshness are checked apart.
+INDEX_TARGETS = {
+    "no_match_random": ("≥ 5× faster", 0.2),
+    "no_match_words": ("≥ 5× faster", 0.2),
+    "rare_literal": ("≥ 5× faster", 0.2),
+    "or3": ("at least as fast", 1.0),
+    "common": ("at least as fast", 1.0),
+    "glob": ("≥ 2× faster", 0.5),
+    "build_ready": ("no slower than fff's scan", 1.0),
+}
+INDEX_MEMORY_MIB = 60
+
+
+def index_verdict(case, tree, fsnative, fff):
+    """(target, PASS/MISS/…) for one scenario of the index suite."""
+    if case in INDEX_TARGETS:
+        target, most = INDEX_TARGETS[case]
+        if not (fsnative and fff):
+            return target, "not run"
+        return target, "PASS" if fsnative["median"] <= most * fff["median"] else "MISS"
+    if case == "memory":
+        if tree != "large":
+            return "(≤ 60 MiB on the large tree)", ""
+        if not fsnative:
+            return f"≤ {INDEX_MEMORY_MIB} MiB, 100k files", "not run"
+        worst = max(fsnative["samples"])
+        return f"≤ {INDEX_MEMORY_MIB} MiB, 100k files (worst run: {worst:.1f})", \
+            "PASS" if worst <= INDEX_MEMORY_MIB else "MISS"
+    if case.startswith("fresh_"):
+        if not fsnative:
+            return "first grep sees it, every round", "not run"
+        rounds = len(fsnative["samples"])
+        return f"first grep sees it, every round ({fsnative['matches']}/{rounds})", \
+            "PASS" if fsnative["matches"] == rounds else "MISS"
+    return "", ""
+
+
+def write_index_report():
+    """results/index.md (smoke/index.md) and index.svg from raw*/index.json."""
+    raw = RAW / "index.json"
+    if not raw.exists():
+        return
+    data = json.loads(raw.read_text())
+    rows, by_key = data["rows"], index(data["rows"])
+    fmt_or_dash = lambda row: fmt(row["median"], row["unit"]) if row else "–"  # noqa: E731
+    versions = ", ".join(f"{name} {metadata.version(name)}" for name in ("fsnative", "fff-search"))
+    lines = [
+        "# The warm index: fsnative vs fff" + (" (smoke run: small tree, few rounds)" if SMOKE else ""),
+        "",
+        "Written by `bench/index_bench.py` (issue #15, item 7; see bench/README.md). Both tools in one Python "
+        "process on the same tree, calls interleaved round by round; build and memory in a fresh process per "
+        "tool and round. Medians; ratios are fsnative ÷ fff (below 1: fsnative faster or smaller).",
+        "",
+        f"- {machine()}",
+        f"- Python {platform.python_version()}; {versions}; fsnative commit "
+        f"{command_output(['git', '-C', str(BENCH.parent), 'rev-parse', '--short', 'HEAD'])}",
+    ]
+    lines.append(f"- {data['settings']}")
+    if data.get("fsnative_pending"):
+        lines.append(f"- **fsnative's side not run**: {data['fsnative_pending']}")
+    for tree, statuses in data.get("status", {}).items():
+        lines.append(f"- after the run, {tree}: " + "; ".join(
+            f"{name} " + ", ".join(f"{k}={v}" for k, v in status.items()) for name, status in statuses.items()))
+    lines += ["", "| tree | scenario | fsnative | fff | fsnative ÷ fff | target | result |",
+              "|---|---|---:|---:|---:|---|---|"]
+    for tree in dict.fromkeys(r["tree"] for r in rows):
+        for case in dict.fromkeys(r["case"] for r in rows if r["tree"] == tree):
+            fsn = by_key.get((SUITE_INDEX, tree, case, "fsnative"))
+            fff = by_key.get((SUITE_INDEX, tree, case, "fff"))
+            title = (fsn or fff)["title"]
+            ratio = f"{fsn['median'] / fff['median']:.3f}" if fsn and fff and fff["median"] else "–"
+            target, verdict = index_verdict(case, tree, fsn, fff)
+            verdict = f"**{verdict}**" if verdict == "MISS" else verdict
+            lines.append(f"| {tree} | {title} | {fmt_or_dash(fsn)} | {fmt_or_dash(fff)} | {ratio} | {target} | {verdict} |")
+    lines += ["", "![fsnative vs fff](index.svg)", "", "## Every measurement", "",
+              "| tree | scenario | tool | median | spread (min–max) | matches / files | note |",
+              "|---|---|---|---:|---:|---:|---|"]
+    for row in rows:
+        unit, samples = row["unit"], row["samples"]
+        lines.append(f"| {row['tree']} | {row['title']} | {row['impl']} | {fmt(row['median'], unit)} | "
+                     f"{fmt(min(samples), unit)} – {fmt(max(samples), unit)} | {row['matches']} / {row['files']} | "
+                     f"{row['note']} |")
+    output_dir = RESULTS / "smoke" if SMOKE else RESULTS
+    output_dir.mkdir(parents=True, exist_ok=True)
+    (output_dir / "index.md").write_text("\n".join(lines) + "\n")
+    timed = [r for r in rows if r["case"] in INDEX_TARGETS or r["case"].startswith("build_")]
+    svg = chart(SUITE_INDEX, timed, by_key, title="Warm index: fsnative vs fff (Python)")
+    if svg:
+        (output_dir / "index.svg").write_text(svg)
+    print(f"wrote {output_dir / 'index.md'}", file=sys.stderr)
+
+
+SUITE_INDEX = "index"
 
 
 def main():
@@ -259,6 +359,7 @@ def main():
         if svg:
             (output_dir / f"{suite}.svg").write_text(svg)
     print(f"wrote {report}", file=sys.stderr)
+    write_index_report()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The benchmark harness (make bench / make bench-smoke):
 #   ./bench/run.sh           prepare the corpora, run every scenario, write bench/results/latest.md + SVG charts
+#                            (and index.md + index.svg: the warm index against fff, index_bench.py)
 #   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
 # Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative's wheel from
 # dist/, which `make dist` makes) and npm (bench/node/package-lock.json); fsnative for Node is
@@ -56,4 +57,5 @@ python engine.py
 python glob_python.py
 node node/glob.mjs
 python memory.py
+python index_bench.py
 python report.py
