@@ -213,11 +213,11 @@ pub(crate) fn prefilter_query(cache: &MatcherCache, request: &GrepRequest) -> Ar
 }
 
 fn parse_prefilter(request: &GrepRequest) -> GramQuery {
-    let mut parser = parser(request.case_mode != CaseMode::Sensitive);
     let mut parsed = Vec::with_capacity(request.patterns.0.len());
     for pattern in &request.patterns.0 {
         let pattern = if request.fixed_strings { regex_syntax::escape(pattern) } else { pattern.clone() };
-        match parser.parse(&pattern) {
+        // A parser per pattern: regex-syntax's parser panics when used a second time.
+        match parser(request.case_mode != CaseMode::Sensitive).parse(&pattern) {
             Ok(hir) => parsed.push(hir),
             Err(_) => return GramQuery::Any,
         }
