@@ -74,7 +74,13 @@ impl Sandbox {
     /// when `None`); true when it is. False at once without an index, or when it failed or
     /// was closed.
     pub fn wait_for_index(&self, timeout: Option<Duration>) -> bool {
-        self.index.as_ref().is_some_and(|index| index.wait(timeout))
+        self.wait_for_index_cancellable(timeout, &CancelToken::new())
+    }
+
+    /// Like [`wait_for_index`](Sandbox::wait_for_index), stopped early (false) when `cancel`
+    /// is cancelled: a binding's caller may give up (Ctrl-C) without a timeout.
+    pub fn wait_for_index_cancellable(&self, timeout: Option<Duration>, cancel: &CancelToken) -> bool {
+        self.index.as_ref().is_some_and(|index| index.wait(timeout, cancel))
     }
 
     /// Drops the index: stops its thread and watcher and frees its memory. Searches walk

@@ -22,12 +22,14 @@ mod update;
 mod view;
 mod watch;
 
+use std::os::fd::OwnedFd;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use rustix::event::{eventfd, EventfdFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::control::{CancelToken, Control};
@@ -164,6 +166,9 @@ pub(crate) struct Shared {
     options: IndexOptions,
     state: RwLock<State>,
     closed: AtomicBool,
+    /// An eventfd that `close` writes to, waking the thread from its wait for events at once
+    /// (without it, the thread sees the close within [`reader`]'s idle interval).
+    wake: Option<OwnedFd>,
     /// Searches answered.
     searches: AtomicU64,
     /// Counts steps of the state or the reading, signalled at each (for `wait`).
@@ -183,6 +188,9 @@ impl std::fmt::Debug for Index {
         write!(f, "Index({:?})", self.status().state)
     }
 }
+
+/// How often a wait for the index looks at its cancel token.
+const CANCEL_CHECK_INTERVAL: Duration = Duration::from_millis(50);
 
 /// The walk options the index lists with: a plain walk's.
 fn index_walk_options() -> WalkOptions {
@@ -214,6 +222,7 @@ impl Index {
             options,
             state: RwLock::new(state),
             closed: AtomicBool::new(false),
+            wake: eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK).ok(),
             searches: AtomicU64::new(0),
             progress: (Mutex::new(0), Condvar::new()),
             started: Instant::now(),
@@ -250,8 +259,8 @@ impl Index {
     }
 
     /// Waits until the index is ready and every file read (or it failed or closed), at most
-    /// `timeout`; true when it is ready and complete.
-    pub fn wait(&self, timeout: Option<Duration>) -> bool {
+    /// `timeout`, or until `cancel` is cancelled; true when it is ready and complete.
+    pub fn wait(&self, timeout: Option<Duration>, cancel: &CancelToken) -> bool {
         let deadline = timeout.map(|t| Instant::now() + t);
         let (lock, signal) = &self.shared.progress;
         loop {
@@ -266,6 +275,9 @@ impl Index {
             if complete || matches!(state, IndexState::Failed | IndexState::Closed) {
                 return complete;
             }
+            if cancel.is_cancelled() {
+                return false;
+            }
             let wait = match deadline {
                 Some(deadline) => match deadline.checked_duration_since(Instant::now()) {
                     Some(left) => left,
@@ -273,6 +285,8 @@ impl Index {
                 },
                 None => Duration::from_secs(3600),
             };
+            // Woken now and then to look at `cancel` (a binding's token may poll for Ctrl-C).
+            let wait = wait.min(CANCEL_CHECK_INTERVAL);
             let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
             if *guard == seen {
                 drop(signal.wait_timeout(guard, wait).unwrap_or_else(|e| e.into_inner()));
@@ -283,6 +297,9 @@ impl Index {
     /// Stops the thread and the watcher and frees the lists; searches walk from now on.
     pub fn close(&self) {
         self.shared.closed.store(true, Ordering::Relaxed);
+        if let Some(wake) = &self.shared.wake {
+            let _ = rustix::io::write(wake, &1u64.to_ne_bytes());
+        }
         let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(thread) = thread {
             let _ = thread.join();

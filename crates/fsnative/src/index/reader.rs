@@ -102,7 +102,7 @@ fn build(shared: &Shared) -> bool {
     }
 }
 
-/// Sleeps until the watcher has events or [`IDLE`] passes.
+/// Sleeps until the watcher has events, the index is closed, or [`IDLE`] passes.
 fn wait_for_events(shared: &Shared) {
     let fd = {
         let Ok(state) = shared.state.read() else {
@@ -113,7 +113,8 @@ fn wait_for_events(shared: &Shared) {
             _ => return std::thread::sleep(IDLE),
         }
     };
-    let mut fds = [PollFd::new(&fd, PollFlags::IN)];
+    let mut fds = vec![PollFd::new(&fd, PollFlags::IN)];
+    fds.extend(shared.wake.as_ref().map(|wake| PollFd::new(wake, PollFlags::IN)));
     let timeout = Timespec { tv_sec: 0, tv_nsec: IDLE.as_nanos() as i64 };
     let _ = poll(&mut fds, Some(&timeout));
 }
