@@ -2,10 +2,11 @@
 //!
 //! A binding hands over its caller's options as loosely typed data, a JSON object
 //! ([`Options`], which the Python and the Node binding both build cheaply), and gets back a
-//! [`GrepRequest`], [`GlobRequest`], [`render::Format`] or [`Intent`] with every default
-//! applied, or an [`ErrorCode::InvalidOption`] error. Nothing about options is decided in a
-//! binding: which names exist (and their aliases), what each accepts, the defaults, and the
-//! wording of every complaint live here.
+//! [`GrepRequest`], [`GlobRequest`], [`render::Format`], [`Intent`] or a sandbox's
+//! [`IndexOptions`](crate::IndexOptions) with every default applied, or an
+//! [`ErrorCode::InvalidOption`] error. Nothing about options is decided in a binding: which
+//! names exist (and their aliases), what each accepts, the defaults, and the wording of every
+//! complaint live here.
 //!
 //! The one thing that differs between languages, how option names are spelled, is a
 //! parameter: [`KeyStyle::SnakeCase`] (`max_depth`, Python) or [`KeyStyle::CamelCase`]
@@ -30,6 +31,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod index;
+pub use index::wait_timeout;
+
 use std::borrow::Cow;
 
 use serde::de::DeserializeOwned;
@@ -43,9 +47,9 @@ use crate::roots::Intent;
 /// A caller's options: names (in the caller's [`KeyStyle`]) to JSON-like values.
 pub type Options = serde_json::Map<String, Value>;
 
-/// How deep lists may nest in a value a binding converts (no option takes more than a list of
-/// strings). Bindings that walk host values stop here, so a list that contains itself cannot
-/// recurse until the stack overflows.
+/// How deep lists and objects may nest in a value a binding converts (no option takes more
+/// than a list of strings or an object of scalars). Bindings that walk host values stop here,
+/// so a list that contains itself cannot recurse until the stack overflows.
 pub const MAX_VALUE_DEPTH: usize = 16;
 
 /// How a caller spells option names.
@@ -171,7 +175,7 @@ impl Intent {
 /// An [`ErrorCode::InvalidOption`] error for a value a binding could not convert to JSON at
 /// all (a Python `set`, an integer beyond 64 bits, a string that is not UTF-8): it names the
 /// option and says what it accepts, like every other complaint. `got` describes the value in
-/// the caller's words. `operation` is `grep`, `glob`, `render` or `validate_path`.
+/// the caller's words. `operation` is `grep`, `glob`, `render`, `validate_path` or `Sandbox`.
 pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> Error {
     let name = canonical(key, style);
     let accepts = match operation {
@@ -180,6 +184,7 @@ pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> 
         "render" if name == "format" => Some(Cow::Borrowed(FORMATS)),
         "render" => StandardOptions::field(&name).map(|field| (field.accepts)()),
         "validate_path" if name == "intent" => Some(Intent::accepts()),
+        "Sandbox" => crate::index::IndexOptions::accepts(&name),
         _ => None,
     };
     let operation = style.spell(operation);
