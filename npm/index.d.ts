@@ -460,6 +460,65 @@ export interface GlobResult {
 }
 
 /**
+ * How a sandbox's warm index is built and bounded (each option optional; the core checks
+ * them, naming a bad one `index.maxFiles`, …).
+ */
+export interface IndexOptions {
+  /** The most entries the index holds; past it the index fails and searches walk. Default 1,000,000. */
+  maxFiles?: number;
+  /** The most memory in bytes; past it files are listed but not read (always searched). Default 512 MiB. */
+  maxMemory?: number;
+  /** Build the content prefilter (else the file list only). Default `true`. */
+  content?: boolean;
+  /** Index `/` or a directory holding the home directory (refused otherwise). Default `false`. */
+  allowHome?: boolean;
+}
+
+/** Options of the {@link Sandbox} constructor. */
+export interface SandboxOptions {
+  /**
+   * Keep a warm index of the roots: `true` (the defaults) or {@link IndexOptions}. Built on a
+   * thread of its own and kept current by inotify; searches it can answer (the walk's default
+   * options, path order) read it instead of walking, with the same answers. Default `false`.
+   */
+  index?: boolean | IndexOptions;
+}
+
+/** A snapshot of a sandbox's warm index ({@link Sandbox.indexStatus}). */
+export interface IndexStatus {
+  /** `'building'` (searches walk meanwhile), `'ready'`, `'failed'` (see `error`; searches walk) or `'closed'`. */
+  state: 'building' | 'ready' | 'failed' | 'closed';
+  /** Files listed. */
+  files: number;
+  /** Directories listed. */
+  dirs: number;
+  /** Bytes of the files read into the content prefilter. */
+  bytes: number;
+  /** Memory the index holds, in bytes. */
+  memoryBytes: number;
+  /** `'live'` (every directory watched), `'partial'` (some listed again before every search) or `'off'`. */
+  watching: 'live' | 'partial' | 'off';
+  /** Directories watched. */
+  watchedDirs: number;
+  /** Directories that could not be watched. */
+  unwatchedDirs: number;
+  /** Times the whole tree was listed again because the kernel dropped events. */
+  rescans: number;
+  /** Files whose content the prefilter knows. */
+  contentFiles: number;
+  /** Files waiting to be read (new or changed); they are searched meanwhile. */
+  contentPending: number;
+  /** Milliseconds it took to list the roots, once done. */
+  listMs: number | null;
+  /** Milliseconds from the start until every file was first read, once done. */
+  contentMs: number | null;
+  /** Searches (grep and glob) answered from the index so far. */
+  searches: number;
+  /** Why the index failed, or null. */
+  error: string | null;
+}
+
+/**
  * One or more root directories; every path, grep and glob stays inside them. Nothing outside
  * is read or listed: paths are resolved symlink by symlink before they are admitted.
  *
@@ -470,10 +529,13 @@ export interface GlobResult {
  */
 export class Sandbox {
   /**
-   * Validates each root (it must exist and be a directory) and canonicalises it.
+   * Validates each root (it must exist and be a directory) and canonicalises it; with
+   * `{ index: true }` starts a warm index of the roots.
    * @throws {FsnativeError} `NOT_FOUND`, `NOT_A_DIRECTORY`, `INVALID_ARGUMENT` (no root), …
+   * @throws {InvalidOptionError} for an option it cannot use, and (`option` `'index'`) for a
+   * root that is `/` or holds the home directory unless `allowHome` is set.
    */
-  constructor(roots: readonly PathInput[]);
+  constructor(roots: readonly PathInput[], options?: SandboxOptions);
 
   /** The canonical roots, in the order given (exact duplicates once). */
   readonly roots: readonly FsPath[];
@@ -508,4 +570,23 @@ export class Sandbox {
 
   /** {@link Sandbox.glob}, blocking the calling thread. */
   globSync(options: GlobOptions): GlobResult;
+
+  /** The warm index's state, or `null` without an index. */
+  indexStatus(): IndexStatus | null;
+
+  /**
+   * Resolves `true` once the index is ready and has read every file, within `timeoutMs`
+   * (default: no limit); `false` at once without an index, or when it failed or was closed.
+   * Waits on a thread of its own. Rejects with `INVALID_ARGUMENT` for a negative timeout.
+   */
+  waitForIndex(timeoutMs?: number): Promise<boolean>;
+
+  /**
+   * Stops the index (its thread and watcher) and frees its memory; searches still answer,
+   * walking. Closing twice, or without an index, does nothing.
+   */
+  close(): void;
+
+  /** {@link Sandbox.close}: `using sb = new Sandbox(roots, { index: true })` closes on leaving the block. */
+  [Symbol.dispose](): void;
 }

@@ -5,17 +5,21 @@
 const native = require('./lib/native');
 const { FsnativeError, InvalidOptionError, AbortError, fromNative } = require('./lib/errors');
 const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
-const { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson } = require('./lib/arguments');
+const { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError } = require('./lib/arguments');
 const { grepResult } = require('./lib/transfer');
+
+/** `Symbol.dispose` (Node 20 may lack it: Node's own polyfill is the registered symbol). */
+const DISPOSE = Symbol.dispose ?? Symbol.for('nodejs.dispose');
 
 /** One or more root directories, and every path, grep and glob kept inside them. */
 class Sandbox {
   #native;
   #roots;
 
-  constructor(roots) {
+  constructor(roots, options) {
     const rootPaths = rootsArgument(roots);
-    this.#native = callNative(() => new native.Sandbox(rootPaths));
+    const json = optionsJson(options, 'Sandbox');
+    this.#native = callNative(() => new native.Sandbox(rootPaths, json));
     this.#roots = Object.freeze(this.#native.roots);
   }
 
@@ -59,6 +63,35 @@ class Sandbox {
   globSync(options) {
     const json = syncOptionsJson(options, 'glob');
     return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
+  }
+
+  /** The warm index's status, or null without an index. */
+  indexStatus() {
+    const json = callNative(() => this.#native.indexStatus());
+    return json === null ? null : JSON.parse(json);
+  }
+
+  /** Resolves true once the index is ready and has read every file (within `timeoutMs`). */
+  async waitForIndex(timeoutMs) {
+    if (timeoutMs !== undefined && timeoutMs !== null && typeof timeoutMs !== 'number') {
+      throw typeError('timeoutMs', 'a number', timeoutMs);
+    }
+    const waiting = callNative(() => this.#native.waitForIndex(timeoutMs ?? undefined));
+    try {
+      return await waiting;
+    } catch (err) {
+      throw fromNative(err);
+    }
+  }
+
+  /** Stops the index and frees its memory; searches walk from then on. */
+  close() {
+    callNative(() => this.#native.close());
+  }
+
+  /** `using sb = new Sandbox(roots, { index: true })` closes it at the end of the block. */
+  [DISPOSE]() {
+    this.close();
   }
 }
 

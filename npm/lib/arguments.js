@@ -56,7 +56,7 @@ function syncOptionsJson(options, operation) {
 
 /**
  * The JSON text of the options of `operation` (as the core names it: `grep`, `glob`, `render`,
- * `validate_path`) for the addon. `undefined` values are left out (the option keeps its
+ * `validate_path`, `Sandbox`) for the addon. `undefined` values are left out (the option keeps its
  * default); a value JSON would change or drop is refused with the core's INVALID_OPTION error.
  */
 function optionsJson(options, operation, name = 'options') {
@@ -153,4 +153,4 @@ function splitEncoding(format) {
   return { asBytes: encoding === 'buffer', rest };
 }
 
-module.exports = { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson };
+module.exports = { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError };

@@ -14,6 +14,10 @@ Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL
     listed = sb.glob("**/*.py", sort="mtime")
     found = await sb.grep_async("TODO")                  # in asyncio code
 
+    with Sandbox(["/repo"], index=True) as sb:           # a warm index, closed on exit
+        sb.wait_for_index(timeout=30)
+        sb.grep("TODO")                                  # answered from the index
+
 Every error is an :class:`FsnativeError` with a stable ``code``, and also the matching
 builtin (``OutsideSandboxError`` is a ``PermissionError``, ``NotFoundError`` a
 ``FileNotFoundError``, bad patterns and arguments ``ValueError``s; an unknown or unusable
@@ -46,9 +50,11 @@ from fsnative._fsnative import (
     GlobStats,
     GrepResult,
     GrepStats,
+    IndexStatus,
     Match,
     __version__,
 )
+from fsnative._index import IndexOptions
 from fsnative._sandbox import Sandbox
 
 __all__ = [
@@ -62,6 +68,8 @@ __all__ = [
     "GrepResult",
     "GrepStats",
     "IOFailureError",
+    "IndexOptions",
+    "IndexStatus",
     "InternalError",
     "InvalidArgumentError",
     "InvalidCursorError",

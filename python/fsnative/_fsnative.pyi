@@ -7,10 +7,13 @@ one shown here gives what leaving it out gives.
 """
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
 from typing import Any, Literal, final
 
-from typing_extensions import TypeAlias, disjoint_base
+from typing_extensions import Self, TypeAlias, disjoint_base
+
+from fsnative._index import IndexOptions
 
 __all__ = [
     "CancelToken",
@@ -22,6 +25,8 @@ __all__ = [
     "GlobStats",
     "GrepResult",
     "GrepStats",
+    "INDEX_DEFAULTS",
+    "IndexStatus",
     "Match",
     "Sandbox",
     "__version__",
@@ -29,6 +34,9 @@ __all__ = [
 
 __version__: str
 ERROR_CODES: tuple[str, ...]
+INDEX_DEFAULTS: dict[str, Any]
+"""The core's defaults of the index options (``max_files``, ``max_memory``, ``content``,
+``allow_home``), which :class:`fsnative.IndexOptions` shows."""
 
 _FsPath: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 _SearchPath: TypeAlias = str | os.PathLike[str]
@@ -40,6 +48,9 @@ _EntryKind: TypeAlias = Literal["files", "dirs", "all"]
 _Truncation: TypeAlias = Literal["limit", "timeout", "cancelled"]
 _PathStyle: TypeAlias = Literal["absolute", "relative"]
 _PlainData: TypeAlias = dict[str, Any]
+_Index: TypeAlias = bool | IndexOptions | Mapping[str, int | bool | None] | None
+_IndexState: TypeAlias = Literal["building", "ready", "failed", "closed"]
+_Watching: TypeAlias = Literal["live", "partial", "off"]
 
 @final
 class CancelToken:
@@ -67,12 +78,47 @@ class Sandbox:
     resolved to (see :class:`FsnativeError` in ``fsnative._errors``).
     """
 
-    def __new__(cls, roots: Iterable[_FsPath]) -> Sandbox:
+    def __new__(cls, roots: Iterable[_FsPath], *, index: _Index = False) -> Self:
         """Builds a sandbox from root directories; each must exist and is canonicalised.
+
+        Args:
+            roots: The directories every path and search stays inside.
+            index: Keep a warm index of the roots: ``True`` (the defaults), an
+                :class:`IndexOptions` or a dict of its fields; ``False`` or ``None``: none.
+                It is built on a thread of its own and kept current by inotify; searches it
+                can answer (the walk's default options, path order) read it instead of
+                walking, with the same answers. Until it is ready, searches walk.
 
         Raises :class:`NotFoundError`, :class:`NotADirError`, … for a bad root, and
         ``TypeError`` unless ``roots`` is a list (or other iterable) of paths.
+        :class:`InvalidOptionError` for an index option it does not take (``option`` names
+        it, e.g. ``"index.max_files"``), and with ``option == "index"`` for a root that is
+        ``/`` or holds the home directory, unless ``allow_home=True``.
         """
+
+    def index_status(self) -> IndexStatus | None:
+        """A snapshot of the warm index's state, or None without an index."""
+
+    def wait_for_index(self, timeout: float | None = None) -> bool:
+        """Waits until the index is ready and has read every file, at most ``timeout``
+        seconds (None: no limit), with the GIL released; True when it is. False at once
+        without an index, or when it failed or was closed. Ctrl-C stops the wait (on the main
+        thread). A negative timeout raises :class:`InvalidArgumentError`."""
+
+    def close(self) -> None:
+        """Stops the index (its thread and watcher) and frees its memory; searches still
+        answer, walking. Closing twice, or without an index, does nothing."""
+
+    def __enter__(self) -> Self:
+        """The sandbox itself: ``with Sandbox(roots, index=True) as sb:``."""
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        """Closes the sandbox (:meth:`close`); exceptions are not suppressed."""
 
     @property
     def roots(self) -> list[str]:
@@ -475,3 +521,69 @@ class GlobStats(_WalkCounters):
     @property
     def skipped_errors(self) -> int:
         """Directories that could not be read."""
+
+@final
+class IndexStatus(_Record):
+    """A snapshot of a sandbox's warm index (:meth:`Sandbox.index_status`)."""
+
+    @property
+    def state(self) -> _IndexState:
+        """``"building"`` (searches walk meanwhile), ``"ready"``, ``"failed"`` (see
+        ``error``; searches walk) or ``"closed"``."""
+
+    @property
+    def files(self) -> int:
+        """Files listed."""
+
+    @property
+    def dirs(self) -> int:
+        """Directories listed."""
+
+    @property
+    def bytes(self) -> int:
+        """Bytes of the files read into the content prefilter."""
+
+    @property
+    def memory_bytes(self) -> int:
+        """Memory the index holds, in bytes (its lists and signatures)."""
+
+    @property
+    def watching(self) -> _Watching:
+        """How changes are heard of: ``"live"`` (every directory watched), ``"partial"``
+        (some could not be: those are listed again before every search) or ``"off"``."""
+
+    @property
+    def watched_dirs(self) -> int:
+        """Directories watched."""
+
+    @property
+    def unwatched_dirs(self) -> int:
+        """Directories that could not be watched (listed again before every search)."""
+
+    @property
+    def rescans(self) -> int:
+        """Times the whole tree was listed again because the kernel dropped events."""
+
+    @property
+    def content_files(self) -> int:
+        """Files whose content the prefilter knows."""
+
+    @property
+    def content_pending(self) -> int:
+        """Files waiting to be read (new or changed); they are searched meanwhile."""
+
+    @property
+    def list_ms(self) -> float | None:
+        """Milliseconds it took to list the roots, once done."""
+
+    @property
+    def content_ms(self) -> float | None:
+        """Milliseconds from the start until every file was first read, once done."""
+
+    @property
+    def searches(self) -> int:
+        """Searches (grep and glob) answered from the index so far."""
+
+    @property
+    def error(self) -> str | None:
+        """Why the index failed, or None."""

@@ -8,9 +8,14 @@ import functools
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, TypeVar
 
 from fsnative import _fsnative
+from fsnative._index import IndexOptions
 
 if TYPE_CHECKING:
-    from typing_extensions import Concatenate, ParamSpec
+    from collections.abc import Iterable
+
+    from typing_extensions import Concatenate, ParamSpec, Self
+
+    from fsnative._fsnative import _FsPath, _Index
 
     _Options = ParamSpec("_Options")
 
@@ -53,7 +58,15 @@ class Sandbox(_fsnative.Sandbox):
     ``Sandbox(["/repo"])`` canonicalises each root once (each must exist and be a directory).
     Methods release the GIL, so threads searching at once run in parallel, and a search on
     the main thread stops on Ctrl-C (``KeyboardInterrupt``).
+
+    ``Sandbox(["/repo"], index=True)`` (or ``index=IndexOptions(...)``, or a dict of them) keeps
+    a warm index of the roots; ``with Sandbox(...) as sb:`` closes it on leaving the block.
     """
+
+    def __new__(cls, roots: Iterable[_FsPath], *, index: _Index = False) -> Self:
+        if isinstance(index, IndexOptions):
+            index = index.to_dict()
+        return super().__new__(cls, roots, index=index)
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)
     glob_async = _awaitable(_fsnative.Sandbox.glob)

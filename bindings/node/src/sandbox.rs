@@ -1,21 +1,24 @@
 //! The native `Sandbox` class that the package's JavaScript `Sandbox` wraps. Options come in
 //! as JSON text (see [`crate::options`]); grep results go out packed (see
-//! [`crate::transfer`]), `grepText` and glob results as JSON text (see [`crate::output`]).
+//! [`crate::transfer`]), `grepText` and glob results and the index's status as JSON text
+//! (see [`crate::output`]).
 //! Every step runs under `fsnative::catch_panic`: [`guarded`] for the work done here,
 //! [`CoreCall::run`] for the calls into the core.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use fsnative::render::Format;
-use fsnative::{GlobRequest, GrepRequest, Intent, Sandbox};
-use napi::bindgen_prelude::AsyncTask;
+use fsnative::{GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox};
+use napi::bindgen_prelude::{AsyncTask, Object};
 use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::call::{Answer, CoreCall, Operation};
 use crate::cancel::CancelToken;
-use crate::errors::guarded;
+use crate::errors::{guarded, to_js};
 use crate::options::build;
+use crate::output::camel_case_json;
 use crate::paths::{self, PathArg, PathValue};
 
 /// A set of allowed roots, built once; validation and searches only read it.
@@ -26,11 +29,54 @@ pub struct NativeSandbox {
 
 #[napi]
 impl NativeSandbox {
-    /// Validates and canonicalises the roots.
+    /// Validates and canonicalises the roots; starts a warm index when the options (JSON;
+    /// none: no options) ask for one.
     #[napi(constructor)]
-    pub fn new(env: Env, roots: Vec<PathArg>) -> Result<Self> {
+    pub fn new(env: Env, roots: Vec<PathArg>, options: Option<String>) -> Result<Self> {
         let roots: Vec<_> = roots.into_iter().map(paths::from_js).collect();
-        guarded(&env, || Ok(NativeSandbox { sandbox: Arc::new(Sandbox::new(&roots)?) }))
+        guarded(&env, || {
+            let options = options.as_deref().unwrap_or("{}");
+            let sandbox = match build(options, IndexOptions::from_sandbox_options)? {
+                Some(index) => Sandbox::with_index(&roots, index)?,
+                None => Sandbox::new(&roots)?,
+            };
+            Ok(NativeSandbox { sandbox: Arc::new(sandbox) })
+        })
+    }
+
+    /// The camelCase JSON of the index's status, or null without an index.
+    #[napi]
+    pub fn index_status(&self, env: Env) -> Result<Option<String>> {
+        guarded(&env, || self.sandbox.index_status().as_ref().map(camel_case_json).transpose())
+    }
+
+    /// Resolves, from a thread of its own (a wait can be long: it holds no thread of the
+    /// pool), with whether the index became ready within `timeout_ms` (none: no limit).
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn wait_for_index<'env>(&self, env: &'env Env, timeout_ms: Option<f64>) -> Result<Object<'env>> {
+        let unit = Duration::from_millis(1);
+        let timeout = guarded(env, || fsnative::options::wait_timeout("timeoutMs", timeout_ms, unit))?;
+        let (deferred, promise) = env.create_deferred::<bool, _>()?;
+        let sandbox = Arc::clone(&self.sandbox);
+        let spawned = std::thread::Builder::new().name("fsnative-wait".to_owned()).spawn(move || {
+            let outcome = fsnative::catch_panic(|| Ok(sandbox.wait_for_index(timeout)));
+            deferred.resolve(move |env| outcome.map_err(|error| to_js(&env, &error)));
+        });
+        if let Err(error) = spawned {
+            let error =
+                fsnative::Error::new(fsnative::ErrorCode::Io, format!("cannot start a thread: {error}"));
+            return Err(to_js(env, &error));
+        }
+        Ok(promise)
+    }
+
+    /// Stops the index and frees its memory; searches walk from then on.
+    #[napi]
+    pub fn close(&self, env: Env) -> Result<()> {
+        guarded(&env, || {
+            self.sandbox.close();
+            Ok(())
+        })
     }
 
     /// The canonical roots.

@@ -25,7 +25,7 @@ mod _fsnative {
     use crate::sandbox::Sandbox;
     #[pymodule_export]
     use crate::views::{
-        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match,
+        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus, Match,
     };
 
     #[pymodule_init]
@@ -34,6 +34,9 @@ mod _fsnative {
         module.add("__version__", env!("CARGO_PKG_VERSION"))?;
         // Every core error code, so the Python side can check it has a class for each.
         let codes = fsnative::ErrorCode::ALL.iter().map(|code| code.as_str());
-        module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)
+        module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;
+        // The core's index defaults, for `fsnative.IndexOptions` to show.
+        let defaults = crate::plain_data::to_dict(module.py(), &fsnative::IndexOptions::default())?;
+        module.add("INDEX_DEFAULTS", defaults)
     }
 }

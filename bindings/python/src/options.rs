@@ -17,7 +17,7 @@ use serde_json::{Number, Value};
 
 use crate::errors::to_py_err;
 
-/// The options of `operation` (`grep`, `glob`, `render`, `validate_path`): `fixed` holds the
+/// The options of `operation` (`grep`, `glob`, `render`, `validate_path`, `Sandbox`): `fixed` holds the
 /// arguments given by position (None when left out), `kwargs` the keyword arguments.
 pub fn collect(
     operation: &str,
@@ -69,7 +69,8 @@ pub fn fs_path(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<Pat
 }
 
 /// A Python value of option `name` as JSON-like data: `None`, `bool`, `int`, `float`, `str`,
-/// `os.PathLike` (as its `str` path), and lists or tuples of those, `depth` lists deep.
+/// `os.PathLike` (as its `str` path), and lists, tuples and dicts (with `str` keys) of those,
+/// `depth` deep.
 fn to_json(operation: &str, name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     let unconvertible =
         |got: &str| to_py_err(value.py(), &options::unconvertible(operation, name, KeyStyle::SnakeCase, got));
@@ -102,6 +103,17 @@ fn to_json(operation: &str, name: &str, value: &Bound<'_, PyAny>, depth: usize) 
         list.iter().map(|item| to_json(operation, name, &item, depth + 1)).collect()
     } else if let Ok(tuple) = value.cast::<PyTuple>() {
         tuple.iter().map(|item| to_json(operation, name, &item, depth + 1)).collect()
+    } else if let Ok(dict) = value.cast::<PyDict>() {
+        // An option that takes options (`index`): each of them is named `<name>.<key>`.
+        let mut object = Options::new();
+        for (key, item) in dict.iter() {
+            let Ok(key) = key.cast::<PyString>().map(|key| key.to_string()) else {
+                return Err(unconvertible("a dict whose keys are not all str"));
+            };
+            let item = to_json(operation, &format!("{name}.{key}"), &item, depth + 1)?;
+            object.insert(key, item);
+        }
+        Ok(Value::Object(object))
     } else if let Some(path) = str_fspath(value) {
         to_json(operation, name, &path, depth + 1)
     } else {

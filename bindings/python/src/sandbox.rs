@@ -1,15 +1,18 @@
 //! `Sandbox`: the Python face of `fsnative::Sandbox`.
 
-use fsnative::{GlobRequest, GrepRequest, Intent};
+use std::time::Duration;
+
+use fsnative::{GlobRequest, GrepRequest, IndexOptions, Intent};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::cancel::CancelToken;
+use crate::errors::to_py_err;
 use crate::interrupt::{run_detached, run_interruptible};
 use crate::options::{build, collect, fs_path};
 use crate::plain_data::{path_str, repr_of};
-use crate::views::{GlobResult, GrepResult};
+use crate::views::{GlobResult, GrepResult, IndexStatus};
 
 /// A set of allowed root directories; every path and search stays inside them.
 #[pyclass(frozen, subclass, module = "fsnative")]
@@ -19,9 +22,11 @@ pub struct Sandbox {
 
 #[pymethods]
 impl Sandbox {
-    /// Builds a sandbox from root directories (each must exist; each is canonicalised).
+    /// Builds a sandbox from root directories (each must exist; each is canonicalised), with
+    /// a warm index when `index` is True or index options.
     #[new]
-    fn new(py: Python<'_>, roots: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (roots, **options), text_signature = "(roots, *, index=False)")]
+    fn new(py: Python<'_>, roots: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         if roots.is_instance_of::<PyString>() || roots.is_instance_of::<PyBytes>() {
             return Err(PyTypeError::new_err(
                 "Sandbox() argument 'roots' must be a list of paths, not one path",
@@ -32,8 +37,54 @@ impl Sandbox {
             .map_err(|_| PyTypeError::new_err("Sandbox() argument 'roots' must be a list of paths"))?
             .map(|root| fs_path("Sandbox", "roots", &root?))
             .collect::<PyResult<Vec<_>>>()?;
-        let sandbox = run_detached(py, || fsnative::Sandbox::new(&roots))?;
+        let index = build(py, &collect("Sandbox", &[], options)?, IndexOptions::from_sandbox_options)?;
+        let sandbox = run_detached(py, || match index {
+            Some(index) => fsnative::Sandbox::with_index(&roots, index),
+            None => fsnative::Sandbox::new(&roots),
+        })?;
         Ok(Sandbox { sandbox })
+    }
+
+    /// The warm index's state, or None without an index.
+    fn index_status(&self, py: Python<'_>) -> PyResult<Option<IndexStatus>> {
+        let status = run_detached(py, || Ok(self.sandbox.index_status()))?;
+        Ok(status.map(IndexStatus::new))
+    }
+
+    /// Waits until the index is ready and has read every file, at most `timeout` seconds
+    /// (None: no limit), with the GIL released; True when it is. False at once without an
+    /// index, or when it failed or was closed. Ctrl-C stops the wait on the main thread.
+    #[pyo3(signature = (timeout = None))]
+    fn wait_for_index(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        let timeout = fsnative::options::wait_timeout("timeout", timeout, Duration::from_secs(1))
+            .map_err(|error| to_py_err(py, &error))?;
+        let cancel = fsnative::CancelToken::new();
+        run_interruptible(py, &cancel, |token| Ok(self.sandbox.wait_for_index_cancellable(timeout, token)))
+    }
+
+    /// Stops the index (its thread and watcher) and frees its memory; searches walk from then
+    /// on. Closing twice, or without an index, does nothing.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        run_detached(py, || {
+            self.sandbox.close();
+            Ok(())
+        })
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    /// Closes the sandbox's index at the end of a `with` block (exceptions go on).
+    fn __exit__(
+        &self,
+        py: Python<'_>,
+        exc_type: &Bound<'_, PyAny>,
+        exc_value: &Bound<'_, PyAny>,
+        traceback: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let _ = (exc_type, exc_value, traceback);
+        self.close(py)
     }
 
     /// The canonical root directories.

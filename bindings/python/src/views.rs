@@ -1,4 +1,5 @@
-//! The results of `Sandbox.grep` and `Sandbox.glob`: views over one shared core result.
+//! The results of `Sandbox.grep` and `Sandbox.glob`, and `Sandbox.index_status`: views over
+//! one shared core result.
 //!
 //! The core's result moves into an `Arc` without a copy; `files`, `matches`, `before`,
 //! `after` and `entries` hand out small view objects (the `Arc` and indices), and every field
@@ -57,7 +58,7 @@ macro_rules! named_attributes {
     )+};
 }
 
-named_attributes!(fsnative::Truncation, fsnative::OutputMode);
+named_attributes!(fsnative::Truncation, fsnative::OutputMode, fsnative::IndexState, fsnative::Watching);
 
 impl<T: Attribute> Attribute for Option<T> {
     fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -437,5 +438,56 @@ view! {
     fn __repr__(&self) -> String {
         let s = self.record();
         format!("GlobStats(entries_walked={}, elapsed_ms={:.3})", s.entries_walked, s.elapsed_ms)
+    }
+}
+
+impl IndexStatus {
+    pub fn new(status: fsnative::IndexStatus) -> IndexStatus {
+        IndexStatus { result: Arc::new(status) }
+    }
+}
+
+view! {
+    /// A snapshot of a sandbox's warm index (`Sandbox.index_status()`).
+    IndexStatus over fsnative::IndexStatus => fsnative::IndexStatus = |view| &view.result;
+    attributes {
+        /// `"building"`, `"ready"`, `"failed"` or `"closed"`.
+        state,
+        /// Files listed.
+        files,
+        /// Directories listed.
+        dirs,
+        /// Bytes of the files read into the content prefilter.
+        bytes,
+        /// Memory the index holds, in bytes.
+        memory_bytes,
+        /// How changes are heard of: `"live"`, `"partial"` or `"off"`.
+        watching,
+        /// Directories watched.
+        watched_dirs,
+        /// Directories that could not be watched (listed again before every search).
+        unwatched_dirs,
+        /// Times the whole tree was listed again because the kernel dropped events.
+        rescans,
+        /// Files whose content the prefilter knows.
+        content_files,
+        /// Files waiting to be read (they are searched meanwhile).
+        content_pending,
+        /// Milliseconds it took to list the roots, once done.
+        list_ms,
+        /// Milliseconds from the start until every file was first read, once done.
+        content_ms,
+        /// Searches answered from the index so far.
+        searches,
+        /// Why the index failed, or None.
+        error,
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self.record();
+        format!(
+            "IndexStatus(state='{}', files={}, dirs={}, content_pending={}, memory_bytes={}, watching='{}')",
+            serde_name(&s.state), s.files, s.dirs, s.content_pending, s.memory_bytes, serde_name(&s.watching)
+        )
     }
 }
