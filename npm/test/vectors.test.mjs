@@ -1,7 +1,9 @@
-// Runs every shared conformance vector in tests/vectors/ through the Node API, one test per
-// vector. It mirrors the Rust runner (crates/fsnative/tests/vectors.rs); the format is in
-// tests/README.md. Vector arguments are snake_case and results are compared in snake_case,
-// converted with the addon's own key-naming functions.
+// Runs every shared conformance vector in tests/vectors/ through the Node API, twice: once on
+// a plain sandbox, once (`name [index]`) on a sandbox with a warm index, ready before the
+// operation runs; the expected results are the same. It mirrors the Rust runner
+// (crates/fsnative/tests/vectors.rs); the format is in tests/README.md. Vector arguments are
+// snake_case and results are compared in snake_case, converted with the addon's own
+// key-naming functions.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,13 +19,16 @@ import native from '../lib/native.js';
 
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 const RUNNING_AS_ROOT = process.geteuid() === 0;
+/** How long index mode waits for a vector's index (a tiny tree's takes milliseconds). */
+const INDEX_READY_TIMEOUT_MS = 60_000;
 
 for (const file of fs.readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json')).sort()) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, file), 'utf8'));
   const trees = doc.trees ?? {};
   for (const vector of doc.vectors) {
     const skip = skippedHere(vector) && 'permission bits do not apply to root';
-    test(vector.name, { skip }, () => runVector(vector, trees));
+    test(vector.name, { skip }, () => runVector(vector, trees, false));
+    test(`${vector.name} [index]`, { skip }, () => runVector(vector, trees, true));
   }
 }
 
@@ -31,43 +36,59 @@ function skippedHere(vector) {
   return RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
 }
 
-async function runVector(vector, trees) {
+async function runVector(vector, trees, indexed) {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-vector-')));
   try {
     const tree = typeof vector.tree === 'string' ? trees[vector.tree] : (vector.tree ?? {});
     assert.ok(tree, `unknown tree ${vector.tree}`);
     buildTree(base, tree);
     const args = substitute(vector.args ?? {}, base);
-    const outcome = await execute(vector, base, args);
+    const outcome = await execute(vector, base, args, indexed);
     compareOutcome(vector, outcome, base);
   } finally {
     removeFixture(base);
   }
 }
 
-/** Runs the vector's operation: `{ value }` or `{ code, path }` (an error code and the path it names). */
-async function execute(vector, base, args) {
+/**
+ * Runs the vector's operation: `{ value }` or `{ code, path }` (an error code and the path it
+ * names). `indexed`: on a sandbox with a warm index, ready first, and closed after.
+ */
+async function execute(vector, base, args, indexed) {
   const roots = Array.isArray(vector.roots)
     ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
     : [`${base}/root`];
   return outcomeOf(async () => {
-    const sandbox = new Sandbox(roots);
-    switch (vector.op) {
-      case 'sandbox':
-        return { roots: sandbox.roots };
-      case 'validate': {
-        const target = typeof args.path === 'string' ? args.path : '';
-        const intent = args.intent === 'write' ? 'write' : 'read';
-        return { path: sandbox.validatePath(target, { intent }) };
+    const sandbox = indexed ? new Sandbox(roots, { index: true }) : new Sandbox(roots);
+    try {
+      if (indexed) {
+        const ready = await sandbox.waitForIndex(INDEX_READY_TIMEOUT_MS);
+        assert.ok(ready, `the index is not ready: ${JSON.stringify(sandbox.indexStatus())}`);
       }
-      case 'glob':
-        return sandbox.glob(camelCaseKeys(args));
-      case 'grep':
-        return grep(sandbox, args);
-      default:
-        throw new Error(`unknown op ${vector.op}`);
+      return await operation(vector, sandbox, args);
+    } finally {
+      sandbox.close();
     }
   });
+}
+
+/** The vector's operation on `sandbox`. */
+async function operation(vector, sandbox, args) {
+  switch (vector.op) {
+    case 'sandbox':
+      return { roots: sandbox.roots };
+    case 'validate': {
+      const target = typeof args.path === 'string' ? args.path : '';
+      const intent = args.intent === 'write' ? 'write' : 'read';
+      return { path: sandbox.validatePath(target, { intent }) };
+    }
+    case 'glob':
+      return sandbox.glob(camelCaseKeys(args));
+    case 'grep':
+      return grep(sandbox, args);
+    default:
+      throw new Error(`unknown op ${vector.op}`);
+  }
 }
 
 /** A grep vector, with the runner's own `render`, `pages` and `cursor_from` keys. */

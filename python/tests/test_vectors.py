@@ -1,6 +1,8 @@
-"""Runs every shared conformance vector in ``tests/vectors/`` through the Python API.
+"""Runs every shared conformance vector in ``tests/vectors/`` through the Python API, twice:
+once on a plain sandbox, once (``name [index]``) on a sandbox with a warm index, ready before
+the operation runs; the expected results are the same.
 
-One pytest case per vector, so the summary counts what the Rust runner
+One pytest case per vector and mode, so the summary counts what the Rust runner
 (``crates/fsnative/tests/vectors.rs``) counts. The format is in ``tests/README.md``; fixture
 building, ``$T`` substitution, ``pages``/``cursor_from``/``render`` and the subset comparison
 follow the Rust runner.
@@ -22,6 +24,8 @@ from fsnative import FsnativeError, Sandbox
 VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
 RUNNING_AS_ROOT = os.geteuid() == 0
 HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
+# How long index mode waits for a vector's index, in seconds (a tiny tree's takes milliseconds).
+INDEX_READY_TIMEOUT = 60.0
 
 
 def load_cases() -> list[Any]:
@@ -34,12 +38,13 @@ def load_cases() -> list[Any]:
         for vector in doc["vectors"]:
             skip = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
             marks = [pytest.mark.skip(reason="permission bits do not apply to root")] if skip else []
-            cases.append(pytest.param(vector, trees, id=vector["name"], marks=marks))
+            cases.append(pytest.param(vector, trees, False, id=vector["name"], marks=marks))
+            cases.append(pytest.param(vector, trees, True, id=f"{vector['name']} [index]", marks=marks))
     return cases
 
 
-@pytest.mark.parametrize(("vector", "trees"), load_cases())
-def test_vector(vector: dict[str, Any], trees: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("vector", "trees", "indexed"), load_cases())
+def test_vector(vector: dict[str, Any], trees: dict[str, Any], indexed: bool) -> None:
     base = os.path.realpath(tempfile.mkdtemp(prefix="fsnative-vector-"))
     try:
         tree = vector.get("tree")
@@ -49,7 +54,7 @@ def test_vector(vector: dict[str, Any], trees: dict[str, Any]) -> None:
         args = substitute(vector.get("args", {}), base)
         failure_path = None
         try:
-            outcome: Any = execute(vector, base, args)
+            outcome: Any = execute(vector, base, args, indexed)
             failure = None
         except FsnativeError as error:
             failure, failure_path = error.code, error.path
@@ -60,10 +65,20 @@ def test_vector(vector: dict[str, Any], trees: dict[str, Any]) -> None:
         remove_fixture(base)
 
 
-def execute(vector: dict[str, Any], base: str, args: dict[str, Any]) -> Any:
-    """Runs the vector's operation; returns the actual value or raises FsnativeError."""
+def execute(vector: dict[str, Any], base: str, args: dict[str, Any], indexed: bool) -> Any:
+    """Runs the vector's operation; returns the actual value or raises FsnativeError.
+    ``indexed``: on a sandbox with a warm index, ready first, and closed after."""
     roots = [fixture_path(base, root) for root in vector.get("roots", ["root"])]
-    sandbox = Sandbox(roots)
+    if not indexed:
+        return operation(vector, Sandbox(roots), args)
+    with Sandbox(roots, index=True) as sandbox:
+        ready = sandbox.wait_for_index(timeout=INDEX_READY_TIMEOUT)
+        assert ready, f"the index is not ready: {sandbox.index_status()!r}"
+        return operation(vector, sandbox, args)
+
+
+def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) -> Any:
+    """The vector's operation on ``sandbox``."""
     op = vector["op"]
     if op == "sandbox":
         return {"roots": sandbox.roots}

@@ -21,6 +21,8 @@ from fsnative import (
     GlobStats,
     GrepResult,
     GrepStats,
+    IndexOptions,
+    IndexStatus,
     Match,
     OutsideSandboxError,
     Sandbox,
@@ -85,6 +87,30 @@ def synchronous(sandbox: Sandbox) -> None:
     glob_stats: GlobStats = listed.stats
     assert_type(glob_stats.entries_walked, int)
     sandbox.glob("*", context=1)  # type: ignore[call-arg]
+
+
+def indexed(root: Path) -> None:
+    with Sandbox([root], index=True) as sandbox:
+        assert_type(sandbox, Sandbox)
+        assert_type(sandbox.wait_for_index(timeout=30), bool)
+        assert_type(sandbox.wait_for_index(), bool)
+        status = sandbox.index_status()
+        assert_type(status, IndexStatus | None)
+        if status is not None:
+            assert_type(status.state, Literal["building", "ready", "failed", "closed"])
+            assert_type(status.watching, Literal["live", "partial", "off"])
+            assert_type(status.files + status.dirs + status.memory_bytes + status.content_pending, int)
+            assert_type(status.list_ms, float | None)
+            assert_type(status.error, str | None)
+            assert_type(status.to_dict(), dict[str, Any])
+    options = IndexOptions(max_files=200_000, max_memory=1 << 28, content=False, allow_home=False)
+    assert_type(options.max_files, int)
+    Sandbox([root], index=options).close()
+    Sandbox([root], index={"max_files": 10, "content": True}).close()
+    Sandbox([root], index=None).close()
+    IndexOptions(10)  # type: ignore[call-arg]
+    Sandbox([root], index="yes")  # type: ignore[arg-type]
+    Sandbox([root], indx=True)  # type: ignore[call-arg]
 
 
 async def asynchronous(sandbox: Sandbox) -> None:

@@ -1,12 +1,15 @@
-//! Runs every shared conformance vector in `tests/vectors/` as one test case.
-//! The format is described in `tests/README.md`; the Node and Python runners read the same files.
+//! Runs every shared conformance vector in `tests/vectors/` as two test cases: once on a plain
+//! sandbox, once (`name [index]`) on a sandbox with a warm index, ready before the operation
+//! runs; the expected results are the same. The format is described in `tests/README.md`; the
+//! Node and Python runners read the same files and run them in both modes too.
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use fsnative::options::{KeyStyle, Options};
-use fsnative::{render, GlobRequest, GrepRequest, Intent, Sandbox};
+use fsnative::{render, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 
@@ -28,21 +31,58 @@ fn main() {
             let name = vector["name"].as_str().expect("vector has a name").to_owned();
             let op = vector["op"].as_str().unwrap_or("?").to_owned();
             let skip = skipped_here(vector);
-            let (vector, trees) = (vector.clone(), trees.clone());
-            let trial =
-                Trial::test(name, move || run_vector(&vector, &trees)).with_kind(op).with_ignored_flag(skip);
-            trials.push(trial);
+            for mode in [Mode::Plain, Mode::Indexed] {
+                let (vector, trees) = (vector.clone(), trees.clone());
+                let name = format!("{name}{}", mode.suffix());
+                let trial = Trial::test(name, move || run_vector(&vector, &trees, mode))
+                    .with_kind(op.clone())
+                    .with_ignored_flag(skip);
+                trials.push(trial);
+            }
         }
     }
     libtest_mimic::run(&args, trials).exit();
 }
+
+/// How a vector's sandbox is built: plain, or with a warm index that is ready before the
+/// vector's operation runs (searches it can answer then read it instead of walking).
+#[derive(Clone, Copy)]
+enum Mode {
+    Plain,
+    Indexed,
+}
+
+impl Mode {
+    fn suffix(self) -> &'static str {
+        match self {
+            Mode::Plain => "",
+            Mode::Indexed => " [index]",
+        }
+    }
+
+    fn sandbox(self, roots: &[PathBuf]) -> Result<Sandbox, Failure> {
+        match self {
+            Mode::Plain => Ok(Sandbox::new(roots)?),
+            Mode::Indexed => {
+                let sandbox = Sandbox::with_index(roots, IndexOptions::default())?;
+                if !sandbox.wait_for_index(Some(INDEX_READY_TIMEOUT)) {
+                    return Err(format!("INDEX_NOT_READY: {:?}", sandbox.index_status()).into());
+                }
+                Ok(sandbox)
+            }
+        }
+    }
+}
+
+/// How long index mode waits for a vector's index (a tiny tree's takes milliseconds).
+const INDEX_READY_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn skipped_here(vector: &Value) -> bool {
     let running_as_root = unsafe { libc::geteuid() } == 0;
     vector["skip_if"].as_array().is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
 }
 
-fn run_vector(vector: &Value, trees: &Value) -> Result<(), Failed> {
+fn run_vector(vector: &Value, trees: &Value, mode: Mode) -> Result<(), Failed> {
     let fixture = tempfile::tempdir().map_err(|e| e.to_string())?;
     let base = fixture.path().canonicalize().map_err(|e| e.to_string())?;
     let tree = match &vector["tree"] {
@@ -52,7 +92,7 @@ fn run_vector(vector: &Value, trees: &Value) -> Result<(), Failed> {
     };
     let chmodded = build_tree(&base, &tree)?;
     let args = substitute(vector.get("args").cloned().unwrap_or(json!({})), &base);
-    let outcome = execute(vector, &base, args);
+    let outcome = execute(vector, &base, args, mode);
     let result = compare_outcome(vector, outcome, &base);
     restore_permissions(&chmodded);
     result
@@ -86,14 +126,14 @@ impl From<&str> for Failure {
 }
 
 /// Runs the vector's operation: Ok(actual value) or Err(why not).
-fn execute(vector: &Value, base: &Path, mut args: Value) -> Result<Value, Failure> {
+fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<Value, Failure> {
     let roots: Vec<PathBuf> = match vector.get("roots") {
         Some(Value::Array(roots)) => {
             roots.iter().map(|r| fixture_path(base, r.as_str().unwrap_or(""))).collect()
         }
         _ => vec![base.join("root")],
     };
-    let sandbox = Sandbox::new(&roots)?;
+    let sandbox = mode.sandbox(&roots)?;
     let code = Failure::from;
     match vector["op"].as_str().unwrap_or("") {
         "sandbox" => Ok(json!({ "roots": sandbox.roots() })),

@@ -517,6 +517,15 @@ describe('hostile arguments', () => {
       () => addon.validatePath.call({}, 'a.txt', '{}'),
       () => addon.grep.call(null, '{}'),
       () => new native.CancelToken().cancel.call({}),
+      () => new native.Sandbox([root], 42),
+      () => new native.Sandbox([root], '{"index":"yes"}'),
+      () => new native.Sandbox([root], 'not json'),
+      () => addon.waitForIndex('5'),
+      () => addon.waitForIndex(-1),
+      () => addon.waitForIndex(Number.NaN),
+      () => addon.waitForIndex.call({}, 5),
+      () => addon.indexStatus.call(null),
+      () => addon.close.call({}),
     ];
     for (const call of calls) {
       await assert.rejects(async () => call(), Error, String(call));

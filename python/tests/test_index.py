@@ -1,0 +1,197 @@
+"""The warm index through the Python API: its options (checked by the core), its status, that
+a change is in the very next search, close() and the context manager, and the refusal of
+$HOME."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fsnative
+from fsnative import IndexOptions, IndexStatus, InvalidOptionError, Sandbox
+
+# Generous: an index of a handful of files is ready in milliseconds.
+READY_TIMEOUT = 60.0
+
+
+def indexed(root: Path, index: Any = True) -> Sandbox:
+    sandbox = Sandbox([root], index=index)
+    assert sandbox.wait_for_index(timeout=READY_TIMEOUT), sandbox.index_status()
+    return sandbox
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    for name, text in {"a.txt": "alpha common\n", "sub/b.txt": "beta common\n", "sub/deep/c.md": "gamma\n"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("index", "option", "message"),
+    [
+        ({"max_files": 0}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not 0"),
+        (IndexOptions(max_files=-2), "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not -2"),
+        ({"max_files": 2.5}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not 2.5"),
+        ({"max_memory": -1}, "index.max_memory", "Sandbox option `index.max_memory` must be a non-negative integer, not -1"),
+        ({"content": "yes"}, "index.content", 'Sandbox option `index.content` must be a boolean, not "yes"'),
+        (IndexOptions(allow_home=1), "index.allow_home", "Sandbox option `index.allow_home` must be a boolean, not 1"),  # type: ignore[arg-type]
+        ({"maxFiles": 5}, "index.maxFiles", "unknown Sandbox option `index.maxFiles` (did you mean `index.max_files`?)"),
+        ({"max_files": {5}}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not set"),
+        ("yes", "index", 'Sandbox option `index` must be a boolean or an object of index options, not "yes"'),
+        ({1: 2}, "index", "Sandbox option `index` must be a boolean or an object of index options, not a dict whose"),
+    ],
+)
+def test_index_options_are_checked_by_the_core(small: Path, index: Any, option: str, message: str) -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        Sandbox([small], index=index)
+    assert (caught.value.code, caught.value.option) == ("INVALID_OPTION", option)
+    assert str(caught.value).startswith(message), caught.value
+    assert isinstance(caught.value, TypeError) and isinstance(caught.value, ValueError)
+
+
+def test_an_unknown_keyword_is_a_python_calling_mistake(small: Path) -> None:
+    with pytest.raises(TypeError, match="unexpected keyword argument 'indx'") as caught:
+        Sandbox([small], indx=True)  # type: ignore[call-arg]
+    assert not isinstance(caught.value, fsnative.FsnativeError)
+
+
+def test_index_options_are_frozen_keyword_only_and_show_the_core_defaults() -> None:
+    options = IndexOptions()
+    assert (options.max_files, options.max_memory) == (1_000_000, 512 << 20)
+    assert (options.content, options.allow_home) == (True, False)
+    assert repr(IndexOptions(max_files=5)).startswith("IndexOptions(max_files=5, max_memory=536870912")
+    assert options.to_dict() == fsnative._fsnative.INDEX_DEFAULTS
+    with pytest.raises(TypeError):
+        IndexOptions(5)  # type: ignore[call-arg]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        options.max_files = 3  # type: ignore[misc]
+    assert IndexOptions(max_files=3) == IndexOptions(max_files=3)
+
+
+@pytest.mark.parametrize("index", [None, False])
+def test_without_an_index(small: Path, index: Any) -> None:
+    sandbox = Sandbox([small], index=index)
+    assert sandbox.index_status() is None
+    assert sandbox.wait_for_index(0) is False
+    sandbox.close()
+    assert len(sandbox.grep("common").files) == 2
+
+
+def test_wait_for_index_takes_a_non_negative_number_of_seconds(small: Path) -> None:
+    with pytest.raises(fsnative.InvalidArgumentError, match=r"^`timeout` must be a non-negative number, not -1$"):
+        Sandbox([small]).wait_for_index(-1)
+    with pytest.raises(TypeError):
+        Sandbox([small]).wait_for_index("1")  # type: ignore[arg-type]
+
+
+def test_status_once_ready(small: Path) -> None:
+    with indexed(small, IndexOptions(max_files=1000)) as sandbox:
+        status = sandbox.index_status()
+        assert isinstance(status, IndexStatus)
+        assert (status.state, status.files, status.dirs) == ("ready", 3, 2)
+        assert (status.content_files, status.content_pending, status.error) == (3, 0, None)
+        assert status.bytes == sum(len(text) for text in ("alpha common\n", "beta common\n", "gamma\n"))
+        assert (status.watching, status.watched_dirs, status.unwatched_dirs, status.rescans) == ("live", 3, 0, 0)
+        assert isinstance(status.list_ms, float) and isinstance(status.content_ms, float)
+        assert status.memory_bytes > 0
+        assert status.searches == 0
+        assert repr(status).startswith("IndexStatus(state='ready', files=3, dirs=2, content_pending=0")
+        data = status.to_dict()
+        assert data == json.loads(status.to_json())
+        assert {name: getattr(status, name) for name in data} == data
+        assert [file.relative_path for file in sandbox.grep("common").files] == ["a.txt", "sub/b.txt"]
+        assert [entry.relative_path for entry in sandbox.glob("**/*.md").entries] == ["sub/deep/c.md"]
+        status = sandbox.index_status()
+        assert status is not None and status.searches == 2, "both searches were answered from the index"
+
+
+def test_without_content_the_files_are_listed_not_read(small: Path) -> None:
+    with indexed(small, {"content": False}) as sandbox:
+        status = sandbox.index_status()
+        assert status is not None
+        assert (status.files, status.content_files, status.bytes) == (3, 0, 0)
+
+
+def test_every_change_is_in_the_next_search(tmp_path: Path) -> None:
+    (tmp_path / "keep.txt").write_text("nothing to see\n", encoding="utf-8")
+    with indexed(tmp_path) as sandbox:
+
+        def files(pattern: str) -> list[str]:
+            return [file.relative_path for file in sandbox.grep(pattern, mode="files").files]
+
+        for step in range(200):
+            relative = f"d{step % 7}/f{step}.txt"
+            token = f"tok{step}x"
+            path = tmp_path / relative
+            path.parent.mkdir(exist_ok=True)
+            path.write_text(f"{token}\n", encoding="utf-8")
+            assert files(token) == [relative], f"round {step}: created"
+            path.write_text(f"changed{token}\n", encoding="utf-8")
+            assert files(f"changed{token}") == [relative], f"round {step}: modified"
+            assert files(f"^{token}") == [], f"round {step}: the old content is gone"
+            path.unlink()
+            assert files(token) == [], f"round {step}: deleted"
+        status = sandbox.index_status()
+        assert status is not None
+        assert (status.state, status.searches) == ("ready", 800), "every search was answered from the index"
+
+
+def test_close_and_the_with_block_stop_the_index_and_searches_still_answer(small: Path) -> None:
+    sandbox = indexed(small)
+    before = sandbox.grep("common").to_dict()["files"]
+    sandbox.close()
+    sandbox.close()
+    status = sandbox.index_status()
+    assert status is not None and status.state == "closed"
+    assert sandbox.wait_for_index(0.01) is False
+    assert sandbox.grep("common").to_dict()["files"] == before
+    status = sandbox.index_status()
+    assert status is not None and status.searches == 1, "only the search before close() read the index"
+
+    with pytest.raises(RuntimeError, match="inside"):
+        with indexed(small) as inside:
+            raise RuntimeError("inside")
+    status = inside.index_status()
+    assert status is not None and status.state == "closed"
+    assert inside.glob("*.txt").total == 1
+
+
+def test_the_home_directory_and_the_root_are_refused_unless_allowed(tmp_path: Path) -> None:
+    with pytest.raises(InvalidOptionError) as caught:
+        Sandbox(["/"], index=True)
+    assert caught.value.option == "index"
+    assert "refusing to index /" in str(caught.value)
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "h.txt").write_text("home\n", encoding="utf-8")
+    script = """
+import json, os
+from fsnative import IndexOptions, InvalidOptionError, Sandbox
+home = os.environ["HOME"]
+try:
+    Sandbox([home], index=True)
+    refused = None
+except InvalidOptionError as error:
+    refused = [error.code, error.option]
+with Sandbox([home], index=IndexOptions(allow_home=True)) as allowed:
+    ready = allowed.wait_for_index(timeout=60)
+    print(json.dumps({"refused": refused, "ready": ready, "files": allowed.index_status().files}))
+"""
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "HOME": str(home)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert json.loads(run.stdout) == {"refused": ["INVALID_OPTION", "index"], "ready": True, "files": 1}
