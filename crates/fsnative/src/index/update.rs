@@ -128,7 +128,7 @@ pub(super) struct Lists<'a> {
 }
 
 impl Lists<'_> {
-    /// Takes the entries at `positions` of `root`'s order out of the list for good.
+    /// Frees the entries `removed` (already taken out of `root`'s order) and their signatures.
     fn drop_entries(&mut self, root: usize, removed: Vec<EntryId>) {
         for id in removed {
             free_signature(self.signatures, self.trees[root].remove(id));
@@ -164,19 +164,9 @@ fn free_signature(signatures: &mut Signatures, content: Content) {
 /// Returns false when the cap on entries was reached.
 pub(super) fn apply(lister: &mut Lister<'_>, lists: &mut Lists<'_>, mut changes: Changes) -> bool {
     if changes.overflow {
-        lister.watcher.forget_all();
-        for root in 0..lists.trees.len() {
-            let Some(tree) = lister.root(root) else {
-                return false;
-            };
-            let old = std::mem::replace(&mut lists.trees[root], tree);
-            for id in old.order() {
-                free_signature(lists.signatures, old.entry(*id).content);
-            }
-            let order = lists.trees[root].order().to_vec();
-            lists.queue_new(root, &order);
-        }
-        return true;
+        // Every root walked again in place: entry numbers stay unique and generations only
+        // grow, so a file being read meanwhile is not mistaken for its successor.
+        return (0..lists.trees.len()).all(|root| rescan(lister, lists, root, b""));
     }
     changes.relist.extend(lister.watcher.unwatched.iter().cloned());
     let rescans = outermost(&changes.rescan);

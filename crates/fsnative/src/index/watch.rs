@@ -51,6 +51,10 @@ fn watched_events() -> WatchFlags {
         | WatchFlags::MOVE_SELF
         | WatchFlags::ONLYDIR
         | WatchFlags::EXCL_UNLINK
+        // Watching a directory again (every listing does) must not replace its mask: the kernel
+        // clears a replaced mask before setting it, and an event raised in between is lost (a
+        // rename's MOVED_TO, say, while its MOVED_FROM was being applied).
+        | WatchFlags::MASK_ADD
 }
 
 /// The inotify instance and which directory each watch is on.
@@ -94,15 +98,6 @@ impl Watcher {
             self.dirs.remove(&wd);
         }
         self.unwatched.retain(|key| !inside(key));
-    }
-
-    /// Stops watching everything.
-    pub fn forget_all(&mut self) {
-        for (&wd, _) in self.dirs.iter() {
-            let _ = inotify::remove_watch(&self.fd, wd);
-        }
-        self.dirs.clear();
-        self.unwatched.clear();
     }
 
     pub fn watched(&self) -> usize {
