@@ -31,14 +31,17 @@ const LARGE_GRAMS: usize = 2048;
 pub(super) struct Sketch {
     words: Box<[u64; 1 << (MAX_BITS_LOG2 - 6)]>,
     /// The last two bytes seen (folded), so a file read in pieces hashes the trigrams that
-    /// straddle them.
-    tail: u32,
-    seen: u64,
+    /// straddle them; `carried` of them are real (fewer at the start of a file).
+    carry: [u8; 2],
+    carried: usize,
 }
+
+/// Bytes folded and hashed per round of [`Sketch::add`].
+const ROUND: usize = 4096;
 
 impl Default for Sketch {
     fn default() -> Sketch {
-        Sketch { words: Box::new([0; 1 << (MAX_BITS_LOG2 - 6)]), tail: 0, seen: 0 }
+        Sketch { words: Box::new([0; 1 << (MAX_BITS_LOG2 - 6)]), carry: [0; 2], carried: 0 }
     }
 }
 
@@ -46,26 +49,36 @@ impl Sketch {
     /// Empties the sketch for the next file.
     pub fn clear(&mut self) {
         self.words.fill(0);
-        self.tail = 0;
-        self.seen = 0;
+        self.carried = 0;
     }
 
     /// Adds the trigrams of the next piece of the file.
+    ///
+    /// Each round folds a run of bytes into a buffer after the carried ones, then hashes
+    /// every three-byte window of it with one unaligned load each: the windows do not depend
+    /// on one another, so the processor overlaps them.
     pub fn add(&mut self, bytes: &[u8]) {
-        let mut tail = self.tail;
-        let mut seen = self.seen;
-        for &byte in bytes {
-            tail = ((tail << 8) | u32::from(fold(byte))) & 0x00FF_FFFF;
-            seen += 1;
-            if seen >= 3 {
+        // Two carried bytes, a round, and one spare byte for the last window's 4-byte load.
+        let mut folded = [0u8; ROUND + 3];
+        for piece in bytes.chunks(ROUND) {
+            let start = 2 - self.carried;
+            folded[start..2].copy_from_slice(&self.carry[start..]);
+            for (to, &byte) in folded[2..].iter_mut().zip(piece) {
+                *to = fold(byte);
+            }
+            let end = 2 + piece.len();
+            let windows = &folded[start..end + 1];
+            for at in 0..(end - start).saturating_sub(2) {
+                let four =
+                    u32::from_le_bytes([windows[at], windows[at + 1], windows[at + 2], windows[at + 3]]);
                 // Packed oldest byte lowest, as [`super::query`] packs a literal's trigrams.
-                let gram = tail.swap_bytes() >> 8;
-                let hash = gram_hash(gram);
+                let hash = gram_hash(four & 0x00FF_FFFF);
                 self.words[usize::from(hash >> 6)] |= 1 << (hash & 63);
             }
+            let kept = (end - start).min(2);
+            self.carry[2 - kept..].copy_from_slice(&folded[end - kept..end]);
+            self.carried = kept;
         }
-        self.tail = tail;
-        self.seen = seen;
     }
 
     /// The size class (0 = smallest) that fits this many distinct hashes.
@@ -209,6 +222,25 @@ mod tests {
         sketch.add(a);
         sketch.add(b);
         signatures.insert(&sketch)
+    }
+
+    #[test]
+    fn a_sketch_holds_every_trigram_whatever_the_pieces() {
+        let text: Vec<u8> =
+            (0..3 * ROUND as u32 + 7).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        let mut expected = Sketch::default();
+        for window in text.windows(3) {
+            let hash = gram_hash(u32::from_le_bytes([fold(window[0]), fold(window[1]), fold(window[2]), 0]));
+            expected.words[usize::from(hash >> 6)] |= 1 << (hash & 63);
+        }
+        for piece in [1, 2, 3, 5, ROUND - 1, ROUND, ROUND + 1, text.len()] {
+            let mut sketch = Sketch::default();
+            text.chunks(piece).for_each(|chunk| sketch.add(chunk));
+            assert!(sketch.words == expected.words, "pieces of {piece} bytes");
+        }
+        let mut short = Sketch::default();
+        short.add(b"ab");
+        assert!(short.words.iter().all(|&w| w == 0), "two bytes hold no trigram");
     }
 
     #[test]
