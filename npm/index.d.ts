@@ -524,8 +524,8 @@ export interface IndexStatus {
  *
  * Every method throws (or rejects with) an {@link FsnativeError} for what the core refuses (an
  * {@link InvalidOptionError}, also a `TypeError`, for an option it cannot use) and a
- * `TypeError` for arguments that are not options. The async methods run on the libuv thread
- * pool.
+ * `TypeError` for arguments that are not options. The async methods run on the core's own
+ * helper threads, four calls at a time (later ones wait their turn), not on libuv's pool.
  */
 export class Sandbox {
   /**

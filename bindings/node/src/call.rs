@@ -1,7 +1,7 @@
-//! One call into the core, run on the libuv thread pool (async methods, through napi's
-//! `AsyncTask`) or in place (the `*Sync` methods). Either way it runs under
+//! One call into the core, run on one of the core's helper threads (async methods, see
+//! [`CoreCall::start`]) or in place (the `*Sync` methods). Either way it runs under
 //! [`fsnative::catch_panic`] and yields the [`Answer`] JavaScript takes apart: a grep result
-//! packed for transfer, or the camelCase JSON of the other results. On the thread pool the
+//! packed for transfer, or the camelCase JSON of the other results. On a helper thread the
 //! answer is made there, too; the JavaScript thread only wraps it in JavaScript values.
 
 use std::sync::Arc;
@@ -9,8 +9,8 @@ use std::sync::Arc;
 use base64::Engine as _;
 use fsnative::render::{self, Format};
 use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
-use napi::bindgen_prelude::{ToNapiValue, TypeName};
-use napi::{sys, Env, Task, ValueType};
+use napi::bindgen_prelude::{Object, ToNapiValue, TypeName};
+use napi::{sys, Env, ValueType};
 use serde::Serialize;
 
 use crate::errors::to_js;
@@ -91,6 +91,19 @@ impl CoreCall {
             }
         })
     }
+
+    /// Runs the call on a helper thread ([`fsnative::run_in_background`]: not on libuv's
+    /// pool, whose threads take calls in turn and so each start cold); the promise resolves
+    /// with the answer or rejects with the coded error, back on the JavaScript thread, which
+    /// keeps turning meanwhile.
+    pub fn start(self, env: &Env) -> napi::Result<Object<'_>> {
+        let (deferred, promise) = env.create_deferred()?;
+        fsnative::run_in_background(move || {
+            let output = self.run();
+            deferred.resolve(move |env| output.map_err(|err| to_js(&env, &err)));
+        });
+        Ok(promise)
+    }
 }
 
 /// What a call gives JavaScript.
@@ -117,20 +130,5 @@ impl ToNapiValue for Answer {
             Answer::Grep(transfer) => GrepTransfer::to_napi_value(env, transfer),
             Answer::Json(json) => String::to_napi_value(env, json),
         }
-    }
-}
-
-impl Task for CoreCall {
-    type Output = fsnative::Result<Answer>;
-    type JsValue = Answer;
-
-    /// Runs on a libuv worker thread; the JavaScript thread keeps turning meanwhile.
-    fn compute(&mut self) -> napi::Result<Self::Output> {
-        Ok(self.run())
-    }
-
-    /// Back on the JavaScript thread: resolves with the answer or rejects with the coded error.
-    fn resolve(&mut self, env: Env, output: Self::Output) -> napi::Result<Answer> {
-        output.map_err(|err| to_js(&env, &err))
     }
 }

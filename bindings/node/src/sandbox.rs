@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use fsnative::render::Format;
 use fsnative::{GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox};
-use napi::bindgen_prelude::{AsyncTask, Object};
+use napi::bindgen_prelude::Object;
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -94,17 +94,17 @@ impl NativeSandbox {
         })
     }
 
-    /// Content search on the thread pool; resolves with the result packed for transfer
+    /// Content search on a helper thread; resolves with the result packed for transfer
     /// (see [`crate::transfer`]).
     #[napi]
-    pub fn grep(
+    pub fn grep<'env>(
         &self,
-        env: Env,
+        env: &'env Env,
         options: String,
         cancel: Option<&CancelToken>,
-    ) -> Result<AsyncTask<CoreCall>> {
-        let request = guarded(&env, || build(&options, GrepRequest::from_options))?;
-        Ok(AsyncTask::new(self.call(Operation::Grep(request), cancel)))
+    ) -> Result<Object<'env>> {
+        let request = guarded(env, || build(&options, GrepRequest::from_options))?;
+        self.call(Operation::Grep(request), cancel).start(env)
     }
 
     /// Content search in place; returns the result packed for transfer.
@@ -122,19 +122,19 @@ impl NativeSandbox {
         })
     }
 
-    /// Content search on the thread pool; resolves with the JSON of ripgrep's output in
+    /// Content search on a helper thread; resolves with the JSON of ripgrep's output in
     /// `format` (its bytes, base64, when `as_bytes`) and the page's truncation.
     #[napi]
-    pub fn grep_text(
+    pub fn grep_text<'env>(
         &self,
-        env: Env,
+        env: &'env Env,
         options: String,
         format: String,
         as_bytes: bool,
         cancel: Option<&CancelToken>,
-    ) -> Result<AsyncTask<CoreCall>> {
-        let operation = guarded(&env, || grep_text(&options, &format, as_bytes))?;
-        Ok(AsyncTask::new(self.call(operation, cancel)))
+    ) -> Result<Object<'env>> {
+        let operation = guarded(env, || grep_text(&options, &format, as_bytes))?;
+        self.call(operation, cancel).start(env)
     }
 
     /// Content search in place; returns the JSON of ripgrep's output in `format` (its bytes,
@@ -150,16 +150,16 @@ impl NativeSandbox {
         guarded(&env, || self.call(grep_text(&options, &format, as_bytes)?, None).run())
     }
 
-    /// File-name search on the thread pool; resolves with the result's JSON.
+    /// File-name search on a helper thread; resolves with the result's JSON.
     #[napi]
-    pub fn glob(
+    pub fn glob<'env>(
         &self,
-        env: Env,
+        env: &'env Env,
         options: String,
         cancel: Option<&CancelToken>,
-    ) -> Result<AsyncTask<CoreCall>> {
-        let request = guarded(&env, || build(&options, GlobRequest::from_options))?;
-        Ok(AsyncTask::new(self.call(Operation::Glob(request), cancel)))
+    ) -> Result<Object<'env>> {
+        let request = guarded(env, || build(&options, GlobRequest::from_options))?;
+        self.call(Operation::Glob(request), cancel).start(env)
     }
 
     /// File-name search in place; returns the result's JSON.

@@ -45,8 +45,9 @@
 //! 4. `grep` and `glob`: searches over walks, or over the index when it can answer.
 //! 5. [`Sandbox`]: a thin facade that owns the roots, the pattern cache and the index.
 //!
-//! Below them all, `error`, `control`, `request` and `result` hold the shared types; beside
-//! the facade, [`options`] builds requests from what a binding's caller passed.
+//! Below them all, `error`, `control`, `request` and `result` hold the shared types, and `pool`
+//! the helper threads that walks and searches borrow; beside the facade, [`options`] builds
+//! requests from what a binding's caller passed.
 #![deny(missing_docs)]
 
 /// With the `mimalloc` feature (the Node and Python modules enable it), mimalloc serves every
@@ -55,8 +56,8 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-// The layers, lowest first; a module imports only those below it (and the shared types:
-// `error`, `control`, `request`, `result`).
+// The layers, lowest first; a module imports only those below it (and the shared modules:
+// `error`, `control`, `pool`, `request`, `result`).
 mod glob;
 mod grep;
 mod index;
@@ -66,6 +67,7 @@ mod walk;
 
 mod control;
 mod error;
+mod pool;
 mod request;
 mod result;
 
@@ -78,6 +80,7 @@ pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATT
 pub use index::{
     IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
 };
+pub use pool::{run_in_background, BACKGROUND_CALLS};
 pub use request::{
     CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
     DEFAULT_GREP_LIMIT,

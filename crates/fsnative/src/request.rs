@@ -173,7 +173,7 @@ pub struct GrepRequest {
     pub timeout_ms: Option<u64>,
     /// Threads that search at once (default: the number of CPUs; at most
     /// [`MAX_THREADS`](crate::MAX_THREADS)) while the calling thread walks. A search that is
-    /// over within a millisecond runs on the calling thread alone.
+    /// over within 0.3 ms runs on the calling thread alone.
     pub threads: Option<usize>,
 }
 

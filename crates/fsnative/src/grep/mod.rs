@@ -2,10 +2,11 @@
 //! layers.
 //!
 //! The calling thread walks the targets in result order and numbers each candidate file. A
-//! small search ends there, searched inline: starting threads would cost more than it saves.
-//! Past a short budget, worker threads search batches of files in any order while the calling
-//! thread goes on walking and puts their outcomes back in sequence. It stops as soon as the
-//! page is full, so the first page of a huge tree costs only what it needs.
+//! small search ends there, searched inline. Past a short budget, workers on kept helper
+//! threads search batches of files in any order while the calling thread goes on walking,
+//! puts their outcomes back in sequence and searches queued batches itself rather than wait.
+//! It stops as soon as the page is full, so the first page of a huge tree costs only what it
+//! needs.
 //!
 //! Its modules: `matcher` (compiled patterns and their cache), `file` (searching one open
 //! file), `cursor` (where a page ends), `job` (opening and searching one candidate), `page`

@@ -1,6 +1,7 @@
 //! Scheduling a search: the calling thread walks the targets in result order (or collects and
 //! sorts them by mtime), numbers each candidate file and searches it inline; past a short
-//! budget it hands files to [`Workers`] instead and goes on walking.
+//! budget it hands files to [`Workers`] instead and goes on walking (and searches what is
+//! still queued when it would otherwise wait).
 
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -19,9 +20,11 @@ use crate::walk::{self, Target, WalkOptions, WalkedKind, Walker};
 /// depend on the thread count; an absurd request must not exhaust memory or threads).
 pub const MAX_THREADS: usize = 256;
 
-/// How long a search runs on the calling thread before it starts workers. Most searches an
-/// agent makes end well within it, and starting threads would cost more than they save.
-const INLINE_BUDGET: Duration = Duration::from_millis(1);
+/// How long a search runs on the calling thread alone before it hands files to workers.
+/// Workers run on kept helper threads, so starting them costs microseconds; but handing
+/// files over and searching on threads whose caches are cold cost about what they save in a
+/// search this short (a small project's, caches cold: about 0.2–0.5 ms).
+const INLINE_BUDGET: Duration = Duration::from_micros(300);
 
 /// One search: what to walk, and how to search what the walk finds.
 pub(super) struct Pipeline<'a> {
@@ -37,7 +40,8 @@ pub(super) struct Pipeline<'a> {
 impl<'a> Pipeline<'a> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
     /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
-    /// `threads` workers.
+    /// `threads` workers on helper threads, searching queued files itself while it would
+    /// wait.
     pub fn run(&self, started: Instant) -> Page<'a> {
         let search = &self.search;
         let threads = search
@@ -51,13 +55,13 @@ impl<'a> Pipeline<'a> {
         if page.is_done() {
             return page;
         }
-        std::thread::scope(|scope| {
+        crate::pool::scope(|scope| {
             let mut searcher = search.searcher();
             let mut workers: Option<Workers> = None;
             // Starting workers is tried once (it fails only when no thread can be started).
             let mut may_start = threads > 1;
             let unsearched = self.produce(|job| match &mut workers {
-                Some(workers) => workers.hand_out(job, &mut page),
+                Some(workers) => workers.hand_out(job, &mut page, &mut searcher),
                 None => {
                     let next = job.seq + 1;
                     let outcome = search.search(&mut searcher, &job);
@@ -73,7 +77,7 @@ impl<'a> Pipeline<'a> {
                 }
             });
             if let Some(workers) = workers {
-                workers.finish(&mut page);
+                workers.finish(&mut page, &mut searcher);
             }
             if !page.is_done() {
                 page.add_unsearched(unsearched);

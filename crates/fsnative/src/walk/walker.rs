@@ -91,7 +91,7 @@ impl<'a> Walker<'a> {
         };
         let list_rest = || while list_one() {};
         let started = Instant::now();
-        std::thread::scope(|scope| {
+        crate::pool::scope(|scope| {
             while threads <= 1 || started.elapsed() < LIST_ALONE {
                 if !list_one() {
                     return;
@@ -100,9 +100,7 @@ impl<'a> Walker<'a> {
             if queue.waiting() > 0 {
                 for _ in 1..threads {
                     // Without a helper the calling thread lists the rest alone.
-                    let _ = std::thread::Builder::new()
-                        .name("fsnative-walk".to_owned())
-                        .spawn_scoped(scope, list_rest);
+                    scope.spawn(list_rest);
                 }
             }
             list_rest();
