@@ -5,8 +5,8 @@
 //! [`scope`] works as `std::thread::scope` does: a task borrows from the caller's stack, and
 //! the scope returns only once no task it handed out runs (one not started yet is dropped).
 //! Each task runs on a thread of its own (an idle one, or one started for it), so a task may
-//! block, and concurrent calls never wait for each other's tasks. Threads beyond the CPU
-//! count end after a while idle. A process forked while helpers exist starts over with none
+//! block, and concurrent calls never wait for each other's tasks. Idle threads beyond those
+//! one call uses (a background call and a helper per CPU) end after a while. A process forked while helpers exist starts over with none
 //! (the threads did not follow it).
 
 use std::collections::VecDeque;
@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
 
-/// How long a thread beyond the CPU count stays idle before it ends.
+/// How long an idle thread beyond those kept stays before it ends.
 const IDLE_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// A task handed to a thread, its lifetime erased (see [`Scope::spawn`]).
@@ -161,7 +161,8 @@ pub fn run_in_background(call: impl FnOnce() + Send + 'static) {
 struct Pool {
     /// The process they belong to.
     pid: u32,
-    /// How many idle threads are kept however long they stay idle.
+    /// How many idle threads are kept however long they stay idle: those of one call (a
+    /// background call, and a helper per CPU).
     keep: usize,
     /// Where to hand a task to each idle thread, the last one idle last.
     idle: Mutex<Vec<Sender<Task>>>,
@@ -189,7 +190,7 @@ impl Pool {
         }
         let fresh = Box::into_raw(Box::new(Pool {
             pid,
-            keep: crate::control::default_threads(),
+            keep: crate::control::default_threads() + 1,
             idle: Mutex::new(Vec::new()),
             calls: Mutex::default(),
         }));
