@@ -5,9 +5,11 @@
 //! [`scope`] works as `std::thread::scope` does: a task borrows from the caller's stack, and
 //! the scope returns only once no task it handed out runs (one not started yet is dropped).
 //! Each task runs on a thread of its own (an idle one, or one started for it), so a task may
-//! block, and concurrent calls never wait for each other's tasks. Idle threads beyond those
-//! one call uses (a background call and a helper per CPU) end after a while. A process forked while helpers exist starts over with none
-//! (the threads did not follow it).
+//! block, and concurrent calls never wait for each other's tasks. Only as many threads as one
+//! call uses (a background call and a helper per CPU) are kept idle; a thread started beyond
+//! them, when calls overlap, ends with its task, so memory does not pile up in idle threads.
+//! A process forked while helpers exist starts over with none (the threads did not follow
+//! it).
 
 use std::collections::VecDeque;
 use std::marker::PhantomData;
@@ -15,12 +17,8 @@ use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
 
-use crossbeam_channel::{bounded, Receiver, RecvTimeoutError, Sender};
-
-/// How long an idle thread beyond those kept stays before it ends.
-const IDLE_TIMEOUT: Duration = Duration::from_secs(5);
+use crossbeam_channel::{bounded, Receiver, Sender};
 
 /// A task handed to a thread, its lifetime erased (see [`Scope::spawn`]).
 type Task = Box<dyn FnOnce() + Send>;
@@ -161,8 +159,8 @@ pub fn run_in_background(call: impl FnOnce() + Send + 'static) {
 struct Pool {
     /// The process they belong to.
     pid: u32,
-    /// How many idle threads are kept however long they stay idle: those of one call (a
-    /// background call, and a helper per CPU).
+    /// How many idle threads are kept: those of one call (a background call, and a helper per
+    /// CPU).
     keep: usize,
     /// Where to hand a task to each idle thread, the last one idle last.
     idle: Mutex<Vec<Sender<Task>>>,
@@ -238,23 +236,14 @@ impl Pool {
 
     /// A helper thread: runs each task handed to it, listed as idle between tasks.
     fn serve(&self, own: &Sender<Task>, tasks: &Receiver<Task>) {
-        loop {
-            match tasks.recv_timeout(IDLE_TIMEOUT) {
-                Ok(task) => {
-                    task();
-                    self.idle().push(own.clone());
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    let mut idle = self.idle();
-                    // Not listed: a task is on its way.
-                    let listed = idle.iter().position(|thread| thread.same_channel(own));
-                    if let (Some(at), true) = (listed, idle.len() > self.keep) {
-                        idle.remove(at);
-                        return;
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => return,
+        // `own` keeps the channel open, so only the thread itself ends the loop.
+        while let Ok(task) = tasks.recv() {
+            task();
+            let mut idle = self.idle();
+            if idle.len() >= self.keep {
+                return;
             }
+            idle.push(own.clone());
         }
     }
 
@@ -278,6 +267,7 @@ impl Pool {
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::AtomicUsize;
+    use std::time::Duration;
 
     use super::*;
 
