@@ -37,19 +37,23 @@ const rotations = (names) => names.map((_, shift) => [...names.slice(shift), ...
 
 /**
  * Times each async implementation (returning [matches, files]) in turn within every round:
- * `warmup` rounds (not kept), then `reps`. Round r runs them in `orders[r % orders.length]`;
- * by default the starting one rotates.
+ * `warmup` rounds (not kept), then enough rounds for `reps` samples each. Round r runs them
+ * in `orders[r % orders.length]` (by default the starting one rotates), each `block` times in
+ * a row before the next takes its turn.
  */
-export async function interleaved(impls, { warmup = WARMUP, reps = REPS, orders = rotations(Object.keys(impls)) } = {}) {
+export async function interleaved(impls, { warmup = WARMUP, reps = REPS, orders = rotations(Object.keys(impls)), block = 1 } = {}) {
   const names = Object.keys(impls);
   const runs = Object.fromEntries(names.map((name) => [name, { samples: [] }]));
-  for (let round = 0; round < warmup + reps; round++) {
+  const rounds = Math.ceil(warmup / block) + Math.ceil(reps / block);
+  for (let round = 0; round < rounds; round++) {
     for (const name of orders[round % orders.length]) {
-      const start = process.hrtime.bigint();
-      const [matches, files] = await impls[name]();
-      const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
-      if (round >= warmup) runs[name].samples.push(Math.round(elapsedMs * 1000) / 1000);
-      Object.assign(runs[name], { matches, files });
+      for (let call = 0; call < block; call++) {
+        const start = process.hrtime.bigint();
+        const [matches, files] = await impls[name]();
+        const elapsedMs = Number(process.hrtime.bigint() - start) / 1e6;
+        if (round >= Math.ceil(warmup / block)) runs[name].samples.push(Math.round(elapsedMs * 1000) / 1000);
+        Object.assign(runs[name], { matches, files });
+      }
     }
   }
   return runs;
