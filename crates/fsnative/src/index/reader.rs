@@ -28,6 +28,8 @@ pub type NoMatch = fn(&File, u64) -> io::Result<(u64, Option<u64>)>;
 
 /// Files read per turn of the lock.
 const BATCH: usize = 128;
+/// Threads that read the files after the first listing, at most (one per CPU up to this).
+const MAX_READERS: usize = 4;
 /// Files larger than this are not read into the prefilter (they are always searched).
 const MAX_READ: u64 = 64 << 20;
 /// How long the thread sleeps when idle before it looks at the close flag again.
@@ -38,17 +40,33 @@ pub(super) fn run(shared: &Shared) {
     if !build(shared) {
         return;
     }
-    while !shared.closed.load(Ordering::Relaxed) {
-        let read_some = shared.options.content && read_batch(shared);
-        if !read_some {
-            wait_for_events(shared);
-        }
-        if let Ok(mut state) = shared.state.write() {
-            if state.state == IndexState::Ready {
-                shared.catch_up(&mut state);
+    std::thread::scope(|scope| {
+        if shared.options.content {
+            // Helpers share the first reading of the files, then end; this thread reads
+            // what changes after.
+            let readers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_READERS);
+            for _ in 1..readers {
+                let helper = std::thread::Builder::new().name("fsnative-index-read".to_owned());
+                let _ = helper.spawn_scoped(scope, || {
+                    let mut reading = true;
+                    while reading && !shared.closed.load(Ordering::Relaxed) {
+                        reading = read_batch(shared);
+                    }
+                });
             }
         }
-    }
+        while !shared.closed.load(Ordering::Relaxed) {
+            let read_some = shared.options.content && read_batch(shared);
+            if !read_some {
+                wait_for_events(shared);
+            }
+            if let Ok(mut state) = shared.state.write() {
+                if state.state == IndexState::Ready {
+                    shared.catch_up(&mut state);
+                }
+            }
+        }
+    });
 }
 
 /// Lists every root (watching each directory before it is listed, so nothing changed
@@ -164,15 +182,13 @@ fn read_batch(shared: &Shared) -> bool {
             }
         }
         if batch.is_empty() {
-            if state.unread.is_empty() && state.content_ms.is_none() {
-                state.content_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
-                shared.notify();
-            }
+            finish_reading(shared, &mut state);
             return false;
         }
-        state.reading = batch.len();
+        state.reading += batch.len();
         batch
     };
+    let count = batch.len();
     let dirs = RootDirs::open(&shared.roots);
     let mut scratch = Scratch { sketch: Sketch::default(), buffer: vec![0; 256 * 1024] };
     let read: Vec<(Unread, Outcome, Option<Sketch>)> = batch
@@ -192,7 +208,8 @@ fn read_batch(shared: &Shared) -> bool {
     let Ok(mut state) = shared.state.write() else {
         return false;
     };
-    state.reading = 0;
+    // Zeroed meanwhile if the index failed or closed.
+    state.reading = state.reading.saturating_sub(count);
     for (file, outcome, sketch) in read {
         let State { trees, signatures, bytes, .. } = &mut *state;
         let Some(tree) = trees.get_mut(file.root) else {
@@ -217,11 +234,17 @@ fn read_batch(shared: &Shared) -> bool {
             _ => Content::Opaque,
         };
     }
-    if state.unread.is_empty() && state.content_ms.is_none() {
-        state.content_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
-    }
+    finish_reading(shared, &mut state);
     shared.notify();
     true
+}
+
+/// Notes when the first reading of every file ended: nothing waits and no reader holds any.
+fn finish_reading(shared: &Shared, state: &mut State) {
+    if state.unread.is_empty() && state.reading == 0 && state.content_ms.is_none() {
+        state.content_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
+        shared.notify();
+    }
 }
 
 /// The file's directory is watched, so a change to the file will be heard of.
