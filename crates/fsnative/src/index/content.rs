@@ -81,13 +81,26 @@ impl Sketch {
         }
     }
 
-    /// The size class (0 = smallest) that fits this many distinct hashes.
-    fn class(&self) -> usize {
-        let distinct = self.words.iter().map(|w| w.count_ones() as usize).sum::<usize>();
-        let ratio = if distinct >= LARGE_GRAMS { BITS_PER_GRAM_LARGE } else { BITS_PER_GRAM };
-        let wanted = (distinct * ratio).next_power_of_two().max(1 << MIN_BITS_LOG2);
-        (wanted.trailing_zeros().min(MAX_BITS_LOG2) - MIN_BITS_LOG2) as usize
+    /// The distinct hashes added, in increasing order: what [`Signatures::insert`] stores,
+    /// small enough to hold for a batch of files (2 bytes a trigram, not the sketch's 8 KiB).
+    pub fn grams(&self) -> Box<[u16]> {
+        let mut grams = Vec::with_capacity(self.words.iter().map(|w| w.count_ones() as usize).sum());
+        for (index, &word) in self.words.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                grams.push((index * 64) as u16 + word.trailing_zeros() as u16);
+                word &= word - 1;
+            }
+        }
+        grams.into_boxed_slice()
     }
+}
+
+/// The size class (0 = smallest) that fits this many distinct hashes.
+fn class_of(distinct: usize) -> usize {
+    let ratio = if distinct >= LARGE_GRAMS { BITS_PER_GRAM_LARGE } else { BITS_PER_GRAM };
+    let wanted = (distinct * ratio).next_power_of_two().max(1 << MIN_BITS_LOG2);
+    (wanted.trailing_zeros().min(MAX_BITS_LOG2) - MIN_BITS_LOG2) as usize
 }
 
 /// Signatures of one size.
@@ -132,9 +145,10 @@ impl RuledOut {
 }
 
 impl Signatures {
-    /// Stores the signature of `sketch` and returns its slot.
-    pub fn insert(&mut self, sketch: &Sketch) -> u32 {
-        let class_index = sketch.class();
+    /// Stores the signature of a file's distinct trigram hashes ([`Sketch::grams`]) and
+    /// returns its slot.
+    pub fn insert(&mut self, grams: &[u16]) -> u32 {
+        let class_index = class_of(grams.len());
         let class = &mut self.classes[class_index];
         let slot = class.free.pop().unwrap_or_else(|| {
             let slot = (class.used.len() * 64) as u32;
@@ -148,13 +162,8 @@ impl Signatures {
         let size = 1usize << class.bits_log2;
         let words = &mut class.words[chunk * size..(chunk + 1) * size];
         let mask = size - 1;
-        for (index, &word) in sketch.words.iter().enumerate() {
-            let mut word = word;
-            while word != 0 {
-                let hash = index * 64 + word.trailing_zeros() as usize;
-                words[hash & mask] |= 1 << bit;
-                word &= word - 1;
-            }
+        for &hash in grams {
+            words[usize::from(hash) & mask] |= 1 << bit;
         }
         ((class_index as u32) << SLOT_BITS) | slot
     }
@@ -221,7 +230,7 @@ mod tests {
         let (a, b) = text.as_bytes().split_at(text.len() / 2);
         sketch.add(a);
         sketch.add(b);
-        signatures.insert(&sketch)
+        signatures.insert(&sketch.grams())
     }
 
     #[test]

@@ -48,15 +48,17 @@ pub(super) fn run(shared: &Shared) {
             for _ in 1..readers {
                 let helper = std::thread::Builder::new().name("fsnative-index-read".to_owned());
                 let _ = helper.spawn_scoped(scope, || {
+                    let mut scratch = Scratch::default();
                     let mut reading = true;
                     while reading && !shared.closed.load(Ordering::Relaxed) {
-                        reading = read_batch(shared);
+                        reading = read_batch(shared, &mut scratch);
                     }
                 });
             }
         }
+        let mut scratch = Scratch::default();
         while !shared.closed.load(Ordering::Relaxed) {
-            let read_some = shared.options.content && read_batch(shared);
+            let read_some = shared.options.content && read_batch(shared, &mut scratch);
             if !read_some {
                 wait_for_events(shared);
             }
@@ -145,22 +147,27 @@ struct Unread {
     path: Box<[u8]>,
 }
 
-/// What reading a file gave; the sketch of its trigrams is in the [`Scratch`] it was read
-/// with.
+/// What reading a file gave, with its distinct trigram hashes ([`Sketch::grams`]).
 enum Outcome {
-    Text { size: u64 },
-    Measured { bytes: u64, binary_offset: Option<u64> },
+    Text { size: u64, grams: Box<[u16]> },
+    Measured { bytes: u64, binary_offset: Option<u64>, grams: Box<[u16]> },
     Opaque,
 }
 
-/// The reading thread's buffers, reused from file to file.
+/// A reading thread's buffers, reused from file to file.
 struct Scratch {
     sketch: Sketch,
     buffer: Vec<u8>,
 }
 
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch { sketch: Sketch::default(), buffer: vec![0; 256 * 1024] }
+    }
+}
+
 /// Reads one batch of waiting files; false when none was waiting.
-fn read_batch(shared: &Shared) -> bool {
+fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
     let batch: Vec<Unread> = {
         let Ok(mut state) = shared.state.write() else {
             return false;
@@ -190,19 +197,14 @@ fn read_batch(shared: &Shared) -> bool {
     };
     let count = batch.len();
     let dirs = RootDirs::open(&shared.roots);
-    let mut scratch = Scratch { sketch: Sketch::default(), buffer: vec![0; 256 * 1024] };
-    let read: Vec<(Unread, Outcome, Option<Sketch>)> = batch
+    let read: Vec<(Unread, Outcome)> = batch
         .into_iter()
         .map(|file| {
             let outcome = match &dirs {
-                Ok(dirs) => read_file(dirs, &file, shared.no_match, &mut scratch).unwrap_or(Outcome::Opaque),
+                Ok(dirs) => read_file(dirs, &file, shared.no_match, scratch).unwrap_or(Outcome::Opaque),
                 Err(_) => Outcome::Opaque,
             };
-            let sketch = match outcome {
-                Outcome::Opaque => None,
-                _ => Some(std::mem::take(&mut scratch.sketch)),
-            };
-            (file, outcome, sketch)
+            (file, outcome)
         })
         .collect();
     let Ok(mut state) = shared.state.write() else {
@@ -210,7 +212,7 @@ fn read_batch(shared: &Shared) -> bool {
     };
     // Zeroed meanwhile if the index failed or closed.
     state.reading = state.reading.saturating_sub(count);
-    for (file, outcome, sketch) in read {
+    for (file, outcome) in read {
         let State { trees, signatures, bytes, .. } = &mut *state;
         let Some(tree) = trees.get_mut(file.root) else {
             break;
@@ -223,13 +225,13 @@ fn read_batch(shared: &Shared) -> bool {
             continue;
         }
         let over_budget = signatures.memory() >= shared.options.max_memory;
-        entry.content = match (outcome, sketch) {
-            (Outcome::Text { size }, Some(sketch)) if !over_budget => {
+        entry.content = match outcome {
+            Outcome::Text { size, grams } if !over_budget => {
                 *bytes += size;
-                Content::Text { size, slot: signatures.insert(&sketch) }
+                Content::Text { size, slot: signatures.insert(&grams) }
             }
-            (Outcome::Measured { bytes: read, binary_offset }, Some(sketch)) if !over_budget => {
-                Content::Measured { slot: signatures.insert(&sketch), bytes: read, binary_offset }
+            Outcome::Measured { bytes: read, binary_offset, grams } if !over_budget => {
+                Content::Measured { slot: signatures.insert(&grams), bytes: read, binary_offset }
             }
             _ => Content::Opaque,
         };
@@ -287,7 +289,7 @@ fn read_file(
         return Ok(Outcome::Opaque);
     };
     if !has_nul && !bom {
-        return Ok(Outcome::Text { size: total });
+        return Ok(Outcome::Text { size: total, grams: sketch.grams() });
     }
     handle.seek(SeekFrom::Start(0))?;
     let (bytes, binary_offset) = no_match(&handle, total)?;
@@ -302,7 +304,7 @@ fn read_file(
         left -= take as u64;
         true
     })?;
-    Ok(Outcome::Measured { bytes, binary_offset })
+    Ok(Outcome::Measured { bytes, binary_offset, grams: sketch.grams() })
 }
 
 /// Reads `file` from where it stands in pieces (into `buffer`), handing each to `piece` until it returns
