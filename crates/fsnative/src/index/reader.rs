@@ -28,8 +28,6 @@ pub type NoMatch = fn(&File, u64) -> io::Result<(u64, Option<u64>)>;
 
 /// Files read per turn of the lock.
 const BATCH: usize = 128;
-/// Threads that read the files after the first listing, at most (one per CPU up to this).
-const MAX_READERS: usize = 4;
 /// Files larger than this are not read into the prefilter (they are always searched).
 const MAX_READ: u64 = 64 << 20;
 /// How long the thread sleeps when idle before it looks at the close flag again.
@@ -40,35 +38,18 @@ pub(super) fn run(shared: &Shared) {
     if !build(shared) {
         return;
     }
-    std::thread::scope(|scope| {
-        if shared.options.content {
-            // Helpers share the first reading of the files, then end; this thread reads
-            // what changes after.
-            let readers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_READERS);
-            for _ in 1..readers {
-                let helper = std::thread::Builder::new().name("fsnative-index-read".to_owned());
-                let _ = helper.spawn_scoped(scope, || {
-                    let mut scratch = Scratch::default();
-                    let mut reading = true;
-                    while reading && !shared.closed.load(Ordering::Relaxed) {
-                        reading = read_batch(shared, &mut scratch);
-                    }
-                });
+    let mut scratch = Scratch::default();
+    while !shared.closed.load(Ordering::Relaxed) {
+        let read_some = shared.options.content && read_batch(shared, &mut scratch);
+        if !read_some {
+            wait_for_events(shared);
+        }
+        if let Ok(mut state) = shared.state.write() {
+            if state.state == IndexState::Ready {
+                shared.catch_up(&mut state);
             }
         }
-        let mut scratch = Scratch::default();
-        while !shared.closed.load(Ordering::Relaxed) {
-            let read_some = shared.options.content && read_batch(shared, &mut scratch);
-            if !read_some {
-                wait_for_events(shared);
-            }
-            if let Ok(mut state) = shared.state.write() {
-                if state.state == IndexState::Ready {
-                    shared.catch_up(&mut state);
-                }
-            }
-        }
-    });
+    }
 }
 
 /// Lists every root (watching each directory before it is listed, so nothing changed
@@ -154,7 +135,7 @@ enum Outcome {
     Opaque,
 }
 
-/// A reading thread's buffers, reused from file to file.
+/// The reading thread's buffers, reused from file to file.
 struct Scratch {
     sketch: Sketch,
     buffer: Vec<u8>,
