@@ -120,7 +120,7 @@ const BINARY_CHECKED_UPFRONT: usize = 32 * 1024;
 /// byte-order mark (only the streaming search decodes those) or holds the binary byte `quit`
 /// past [`BINARY_CHECKED_UPFRONT`].
 fn read_whole<'a>(
-    mut file: &File,
+    file: &File,
     size: u64,
     quit: Option<u8>,
     buffer: &'a mut Vec<u8>,
@@ -129,17 +129,10 @@ fn read_whole<'a>(
         return Ok(None);
     }
     buffer.clear();
-    buffer.resize(size as usize, 0);
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match file.read(&mut buffer[filled..]) {
-            Ok(0) => break,
-            Ok(read) => filled += read,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    buffer.truncate(filled);
+    buffer.reserve(size as usize);
+    // Into the spare capacity as it is (no zeroing first); a file that grew is read to its
+    // listed size.
+    file.take(size).read_to_end(buffer)?;
     let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| buffer.starts_with(bom));
     let late_binary = quit
         .is_some_and(|byte| buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| rest.contains(&byte)));
