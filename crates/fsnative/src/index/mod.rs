@@ -17,6 +17,8 @@ mod content;
 mod gram;
 mod query;
 mod reader;
+#[cfg(test)]
+mod tests;
 mod tree;
 mod update;
 mod view;

@@ -64,12 +64,26 @@ pub(super) struct Watcher {
     /// Directories that could not be watched (the kernel's limit, say): listed again before
     /// every query instead.
     pub unwatched: BTreeSet<DirKey>,
+    /// Tests: behave as when the kernel's queue overflows (every event lost, and said to be).
+    #[cfg(test)]
+    pub lose_events: bool,
+    /// Tests: behave as when the kernel refuses a watch on directories with this name.
+    #[cfg(test)]
+    pub refuse: Option<&'static [u8]>,
 }
 
 impl Watcher {
     pub fn new() -> std::io::Result<Watcher> {
         let fd = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC)?;
-        Ok(Watcher { fd, dirs: HashMap::new(), unwatched: BTreeSet::new() })
+        Ok(Watcher {
+            fd,
+            dirs: HashMap::new(),
+            unwatched: BTreeSet::new(),
+            #[cfg(test)]
+            lose_events: false,
+            #[cfg(test)]
+            refuse: None,
+        })
     }
 
     /// Watches the directory open as `dir` (opened beneath its root, so the watch is on the
@@ -77,7 +91,16 @@ impl Watcher {
     /// descriptor's `/proc` link to it).
     pub fn watch(&mut self, dir: BorrowedFd<'_>, key: DirKey) {
         let path = format!("/proc/self/fd/{}", dir.as_raw_fd());
-        match inotify::add_watch(&self.fd, path, watched_events()) {
+        let added = inotify::add_watch(&self.fd, path, watched_events());
+        #[cfg(test)]
+        let added = added.and_then(|wd| match self.refuse {
+            Some(name) if key.1.rsplit(|&b| b == b'/').next() == Some(name) => {
+                let _ = inotify::remove_watch(&self.fd, wd);
+                Err(Errno::NOSPC)
+            }
+            _ => Ok(wd),
+        });
+        match added {
             Ok(wd) => {
                 self.unwatched.remove(&key);
                 self.dirs.insert(wd, key);
@@ -111,6 +134,14 @@ impl Watcher {
 
     /// Reads every pending event into `changes`.
     pub fn drain(&mut self, changes: &mut Changes) {
+        self.read_events(changes);
+        #[cfg(test)]
+        if self.lose_events {
+            *changes = Changes { overflow: true, ..Changes::default() };
+        }
+    }
+
+    fn read_events(&mut self, changes: &mut Changes) {
         let mut buffer = [MaybeUninit::<u8>::uninit(); 16 * 1024];
         let mut reader = inotify::Reader::new(&self.fd, &mut buffer);
         loop {

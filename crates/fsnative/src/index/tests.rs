@@ -1,0 +1,109 @@
+//! What the watcher cannot report: events the kernel dropped (its queue overflowed) and
+//! directories it would not watch (its watch limit). The index must still answer as a walk.
+
+use std::fs::{self, File};
+use std::io;
+use std::path::Path;
+use std::time::Duration;
+
+use super::query::GramQuery;
+use super::tree::Kind;
+use super::{Index, IndexOptions, Watching};
+use crate::control::CancelToken;
+use crate::roots::Roots;
+use crate::walk::SkipCounters;
+
+/// Binary files are not part of these trees.
+fn nothing_read(_: &File, size: u64) -> io::Result<(u64, Option<u64>)> {
+    Ok((size, None))
+}
+
+fn ready_index(root: &Path) -> Index {
+    let roots = Roots::new([root]).unwrap();
+    let index = Index::start(&roots, IndexOptions::default(), nothing_read).unwrap();
+    assert!(index.wait(Some(Duration::from_secs(30)), &CancelToken::new()));
+    index
+}
+
+/// Every entry the index lists, in walk order, directories marked with a trailing `/`.
+fn listed(index: &Index) -> Vec<String> {
+    let view = index.view().expect("the index is ready");
+    let skipped = SkipCounters::default();
+    let entries = view.walk(0, b"", None, None, &skipped);
+    entries
+        .map(|(entry, _, _)| {
+            let path = String::from_utf8_lossy(&entry.path).into_owned();
+            if entry.kind == Kind::Dir {
+                path + "/"
+            } else {
+                path
+            }
+        })
+        .collect()
+}
+
+/// The file `path` may be ruled out for `literal`.
+fn ruled_out(index: &Index, path: &str, literal: &str) -> bool {
+    let view = index.view().expect("the index is ready");
+    let query = GramQuery::literal(literal.as_bytes());
+    let Some(prefilter) = view.prefilter(&query, true) else {
+        return false;
+    };
+    let skipped = SkipCounters::default();
+    let mut entries = view.walk(0, b"", None, None, &skipped);
+    let entry = entries.find(|(entry, _, _)| &*entry.path == path.as_bytes()).expect("listed").0;
+    prefilter.rules_out(&entry.content).is_some()
+}
+
+fn with_watcher(index: &Index, change: impl FnOnce(&mut super::Watcher)) {
+    let mut state = index.shared.state.write().unwrap();
+    change(state.watcher.as_mut().expect("the index is watching"));
+}
+
+#[test]
+fn events_lost_to_a_queue_overflow_are_made_up_by_walking_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    fs::create_dir(root.join("sub")).unwrap();
+    fs::write(root.join("sub/b.txt"), "beta\n").unwrap();
+    let index = ready_index(root);
+    assert!(ruled_out(&index, "sub/b.txt", "zebra_token"));
+
+    with_watcher(&index, |watcher| watcher.lose_events = true);
+    fs::write(root.join("c.txt"), "gamma\n").unwrap();
+    fs::remove_file(root.join("a.txt")).unwrap();
+    fs::write(root.join("sub/b.txt"), "zebra_token\n").unwrap();
+    fs::create_dir(root.join("new")).unwrap();
+    fs::write(root.join("new/d.txt"), "delta\n").unwrap();
+
+    assert_eq!(listed(&index), ["c.txt", "new/", "new/d.txt", "sub/", "sub/b.txt"]);
+    assert!(!ruled_out(&index, "sub/b.txt", "zebra_token"), "a file changed unheard of is searched");
+    assert!(index.status().rescans >= 1);
+}
+
+#[test]
+fn a_directory_that_cannot_be_watched_is_listed_again_before_every_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    let index = ready_index(root);
+    assert_eq!(index.status().watching, Watching::Live);
+
+    with_watcher(&index, |watcher| watcher.refuse = Some(b"blind"));
+    fs::create_dir(root.join("blind")).unwrap();
+    fs::write(root.join("blind/x.txt"), "one\n").unwrap();
+    assert_eq!(listed(&index), ["a.txt", "blind/", "blind/x.txt"]);
+    let status = index.status();
+    assert_eq!((status.watching, status.unwatched_dirs), (Watching::Partial, 1));
+
+    // Unheard of, until the listing before the next search.
+    fs::write(root.join("blind/y.txt"), "two\n").unwrap();
+    fs::remove_file(root.join("blind/x.txt")).unwrap();
+    assert_eq!(listed(&index), ["a.txt", "blind/", "blind/y.txt"]);
+    // Its files are never read into the prefilter, so a change inside is never ruled out.
+    assert!(index.wait(Some(Duration::from_secs(30)), &CancelToken::new()));
+    fs::write(root.join("blind/y.txt"), "zebra_token\n").unwrap();
+    assert!(!ruled_out(&index, "blind/y.txt", "zebra_token"));
+    assert!(ruled_out(&index, "a.txt", "zebra_token"));
+}
