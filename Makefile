@@ -17,7 +17,7 @@ demo-node:
 demo-python: dist
 	./python/dev.sh demo "$(STDLIB)"
 
-## Runs every test: formatting, lints, Rust tests and vectors, the release artifacts built once
+## Runs every test: formatting, lints (and the core's docs' links), Rust tests and vectors, the release artifacts built once
 ## (make dist), Node and Python tests against them (and installs of them in fresh projects and
 ## venvs), and a tiny run of the benchmark harness so it never rots.
 test: lint test-rust dist test-node test-python bench-smoke
@@ -25,6 +25,7 @@ test: lint test-rust dist test-node test-python bench-smoke
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
 
 test-rust:
 	cargo test --workspace --locked

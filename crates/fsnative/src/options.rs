@@ -2,7 +2,7 @@
 //!
 //! A binding hands over its caller's options as loosely typed data, a JSON object
 //! ([`Options`], which the Python and the Node binding both build cheaply), and gets back a
-//! [`GrepRequest`], [`GlobRequest`], [`render::Format`], [`Intent`] or a sandbox's
+//! [`GrepRequest`], [`GlobRequest`], [`render::Format`](crate::render::Format), [`Intent`] or a sandbox's
 //! [`IndexOptions`](crate::IndexOptions) with every default applied, or an
 //! [`ErrorCode::InvalidOption`] error. Nothing about options is decided in a binding: which
 //! names exist (and their aliases), what each accepts, the defaults, and the wording of every
