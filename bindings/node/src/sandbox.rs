@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fsnative::render::Format;
-use fsnative::{GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox};
+use fsnative::{GlobRequest, GrepRequest, Intent, Sandbox, SandboxOptions};
 use napi::bindgen_prelude::Object;
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -36,10 +36,7 @@ impl NativeSandbox {
         let roots: Vec<_> = roots.into_iter().map(paths::from_js).collect();
         guarded(&env, || {
             let options = options.as_deref().unwrap_or("{}");
-            let sandbox = match build(options, IndexOptions::from_sandbox_options)? {
-                Some(index) => Sandbox::with_index(&roots, index)?,
-                None => Sandbox::new(&roots)?,
-            };
+            let sandbox = Sandbox::with_options(&roots, &build(options, SandboxOptions::from_options)?)?;
             Ok(NativeSandbox { sandbox: Arc::new(sandbox) })
         })
     }

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use fsnative::{GlobRequest, GrepRequest, IndexOptions, Intent};
+use fsnative::{GlobRequest, GrepRequest, Intent, SandboxOptions};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -37,11 +37,8 @@ impl Sandbox {
             .map_err(|_| PyTypeError::new_err("Sandbox() argument 'roots' must be a list of paths"))?
             .map(|root| fs_path("Sandbox", "roots", &root?))
             .collect::<PyResult<Vec<_>>>()?;
-        let index = build(py, &collect("Sandbox", &[], options)?, IndexOptions::from_sandbox_options)?;
-        let sandbox = run_detached(py, || match index {
-            Some(index) => fsnative::Sandbox::with_index(&roots, index),
-            None => fsnative::Sandbox::new(&roots),
-        })?;
+        let options = build(py, &collect("Sandbox", &[], options)?, SandboxOptions::from_options)?;
+        let sandbox = run_detached(py, || fsnative::Sandbox::with_options(&roots, &options))?;
         Ok(Sandbox { sandbox })
     }
 

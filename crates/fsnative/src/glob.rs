@@ -12,6 +12,7 @@ use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{Index, Kind as IndexedKind, View};
+use crate::rank::Frecency;
 use crate::request::{EntryKind, GlobRequest, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
@@ -68,17 +69,29 @@ struct Found {
     target: usize,
     path: PathBuf,
     relative: PathBuf,
+    /// Where it really lies, when a followed link put it elsewhere than `path`.
+    real: Option<PathBuf>,
     is_dir: bool,
 }
 
-/// Runs `request` inside `roots`, from `index` when it can answer.
+/// Runs `request` inside `roots`, from `index` when it can answer; in frecency order by
+/// `frecency`.
 pub(crate) fn run(
     roots: &Roots,
     index: Option<&Index>,
+    frecency: Option<&Frecency>,
     request: &GlobRequest,
     cancel: &CancelToken,
 ) -> Result<GlobResult> {
     let started = Instant::now();
+    let frecency = match (request.sort, frecency) {
+        (SortOrder::Frecency, None) => {
+            let message = "glob option `sort` is \"frecency\", but the sandbox has no frecency database (Sandbox option `frecency`)";
+            return Err(Error::new(ErrorCode::InvalidOption, message).with_option("sort"));
+        }
+        (SortOrder::Frecency, Some(frecency)) => Some(frecency),
+        _ => None,
+    };
     let control = Control::new(cancel, request.timeout_ms);
     let patterns = Patterns::compile(request)?;
     let targets = walk::targets(roots, &request.paths.0)?;
@@ -114,7 +127,7 @@ pub(crate) fn run(
         }
         if let Some(view) = &view {
             let keep = match request.sort {
-                SortOrder::Mtime => usize::MAX,
+                SortOrder::Mtime | SortOrder::Frecency => usize::MAX,
                 _ => request
                     .limit
                     .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1)),
@@ -140,7 +153,8 @@ pub(crate) fn run(
                 return None;
             }
             let relative = relative.to_path_buf();
-            Some(Found { target: index, relative, path: entry.path, is_dir })
+            let real = entry.at.map(|at| roots.paths()[at.root].join(at.relative));
+            Some(Found { target: index, relative, path: entry.path, real, is_dir })
         };
         let walker = Walker::new(&dirs, &options, &skipped, &control);
         walker.run_all(target, crate::control::default_threads(), matching, |entry| {
@@ -149,7 +163,10 @@ pub(crate) fn run(
         });
         truncated = control.interruption();
     }
-    sort(&mut found, request.sort);
+    match frecency {
+        Some(frecency) => by_frecency(&mut found, frecency)?,
+        None => sort(&mut found, request.sort),
+    }
     let total = found.len() as u64 + uncounted;
     if let Some(limit) = request.limit {
         if total > limit {
@@ -230,7 +247,7 @@ impl Indexed<'_> {
                 continue;
             }
             let path = root_path.join(OsStr::from_bytes(&entry.path));
-            found.push(Found { target: number, relative: relative.to_path_buf(), path, is_dir });
+            found.push(Found { target: number, relative: relative.to_path_buf(), path, real: None, is_dir });
         }
         walked.fetch_add(count, Ordering::Relaxed);
         uncounted
@@ -269,6 +286,15 @@ fn sort(found: &mut [Found], order: SortOrder) {
         SortOrder::Mtime => found.sort_by_cached_key(|f| {
             (std::cmp::Reverse(walk::modified_ns(&f.path)), f.target, f.relative.clone())
         }),
-        SortOrder::None => {}
+        SortOrder::Frecency | SortOrder::None => {}
     }
+}
+
+/// Sorts `found` by frecency (of where each entry really lies), highest first; ties by path.
+fn by_frecency(found: &mut Vec<Found>, frecency: &Frecency) -> Result<()> {
+    let scores = frecency.scores(found.iter().map(|f| f.real.as_deref().unwrap_or(&f.path)))?;
+    let mut ranked: Vec<(f64, Found)> = scores.into_iter().zip(found.drain(..)).collect();
+    ranked.sort_by(|(a, fa), (b, fb)| b.total_cmp(a).then_with(|| fa.path.cmp(&fb.path)));
+    found.extend(ranked.into_iter().map(|(_, f)| f));
+    Ok(())
 }

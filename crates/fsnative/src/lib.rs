@@ -36,14 +36,18 @@
 //!
 //! # Layering
 //!
-//! The core stacks in five layers; each imports only the layers below it:
+//! The core stacks in six layers; each imports only the layers below it:
 //! 1. `roots`: validating and resolving paths, opening beneath a root's handle, and every
 //!    symlink decision (follow inside, refuse outside, skip special), made once per entry.
 //! 2. `walk`: listing directories beneath the roots, with ignore files and filters.
 //! 3. `index`: the warm index (opt-in): the walk's file list and a content prefilter kept in
 //!    memory and current by a filesystem watcher.
-//! 4. `grep` and `glob`: searches over walks, or over the index when it can answer.
-//! 5. [`Sandbox`]: a thin facade that owns the roots, the pattern cache and the index.
+//! 4. `rank`: signals that rank paths whatever the query: frecency ([`Frecency`], in LMDB)
+//!    and path boost ([`PathBoost`], from a thesaurus). It knows only paths.
+//! 5. `grep` and `glob`: searches over walks, or over the index when it can answer; ordered
+//!    by frecency on request.
+//! 6. [`Sandbox`]: a thin facade that owns the roots, the pattern cache, the index and the
+//!    ranking signals.
 //!
 //! Below them all, `error`, `control`, `request` and `result` hold the shared types, and `pool`
 //! the helper threads that walks and searches borrow; beside the facade, [`options`] builds
@@ -61,6 +65,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod glob;
 mod grep;
 mod index;
+mod rank;
 mod roots;
 mod sandbox;
 mod walk;
@@ -81,6 +86,10 @@ pub use index::{
     IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
 };
 pub use pool::{run_in_background, BACKGROUND_CALLS};
+pub use rank::{
+    BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, PathBoost, Thesaurus, ThesaurusSource,
+    DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE, RELOAD_DEBOUNCE,
+};
 pub use request::{
     CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
     DEFAULT_GREP_LIMIT,
@@ -89,7 +98,7 @@ pub use result::{
     ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match, Truncation,
 };
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
-pub use sandbox::Sandbox;
+pub use sandbox::{Sandbox, SandboxOptions};
 
 /// The README's Rust example, compiled as a doc test so it cannot rot.
 #[cfg(doctest)]

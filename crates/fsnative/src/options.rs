@@ -2,8 +2,8 @@
 //!
 //! A binding hands over its caller's options as loosely typed data, a JSON object
 //! ([`Options`], which the Python and the Node binding both build cheaply), and gets back a
-//! [`GrepRequest`], [`GlobRequest`], [`render::Format`](crate::render::Format), [`Intent`] or a sandbox's
-//! [`IndexOptions`](crate::IndexOptions) with every default applied, or an
+//! [`GrepRequest`], [`GlobRequest`], [`render::Format`](crate::render::Format), [`Intent`] or
+//! [`SandboxOptions`](crate::SandboxOptions) with every default applied, or an
 //! [`ErrorCode::InvalidOption`] error. Nothing about options is decided in a binding: which
 //! names exist (and their aliases), what each accepts, the defaults, and the wording of every
 //! complaint live here.
@@ -32,6 +32,7 @@
 //! ```
 
 mod index;
+mod sandbox;
 pub use index::wait_timeout;
 
 use std::borrow::Cow;
@@ -184,7 +185,7 @@ pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> 
         "render" if name == "format" => Some(Cow::Borrowed(FORMATS)),
         "render" => StandardOptions::field(&name).map(|field| (field.accepts)()),
         "validate_path" if name == "intent" => Some(Intent::accepts()),
-        "Sandbox" => crate::index::IndexOptions::accepts(&name),
+        "Sandbox" => sandbox::accepts(&name),
         _ => None,
     };
     let operation = style.spell(operation);
@@ -404,10 +405,11 @@ macro_rules! choices {
 choices! {
     CaseMode: ["sensitive", "insensitive", "smart"];
     OutputMode: ["content", "files", "count"];
-    SortOrder: ["path", "mtime", "none"];
+    SortOrder: ["path", "mtime", "frecency", "none"];
     EntryKind: ["files", "dirs", "all"];
     crate::render::PathStyle: ["absolute", "relative"];
     Intent: ["read", "write"];
+    crate::rank::FrecencyProfile: ["normal", "ai"];
 }
 
 fn parse<T: DeserializeOwned>(name: &str) -> Option<T> {
@@ -592,8 +594,8 @@ mod tests {
         for name in ["content", "files", "count"] {
             assert!(OutputMode::accept(&json!(name)).is_some());
         }
-        for name in ["path", "mtime", "none", "files", "dirs", "all", "absolute", "relative", "read", "write"]
-        {
+        let names = ["path", "mtime", "frecency", "none", "files", "dirs", "all", "absolute", "relative"];
+        for name in names.into_iter().chain(["read", "write"]) {
             let parsed =
                 SortOrder::accept(&json!(name)).map(|_| ()).or(EntryKind::accept(&json!(name)).map(|_| ()));
             let parsed = parsed.or(crate::render::PathStyle::accept(&json!(name)).map(|_| ()));

@@ -74,6 +74,9 @@ pub enum SortOrder {
     Path,
     /// By modification time, newest first; ties by path.
     Mtime,
+    /// By frecency, highest first (files never recorded score 0); ties by path. Needs a
+    /// sandbox with a frecency database.
+    Frecency,
     /// No order promised. Today this is path order: the walks produce it at no extra cost.
     None,
 }

@@ -1,15 +1,20 @@
 //! [`Sandbox`]: the facade on top of the layers. It holds the roots, the compiled-pattern
-//! cache and the warm index, and hands each call to the layer that does the work.
+//! cache, the warm index and the ranking signals, and hands each call to the layer that does
+//! the work.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::control::CancelToken;
-use crate::error::Result;
+use crate::error::{Error, ErrorCode, Result};
 use crate::glob;
-use crate::grep::{self, MatcherCache};
+use crate::grep::{self, MatcherCache, Ranking};
 use crate::index::{Index, IndexOptions, IndexStatus};
+use crate::rank::{
+    BoostStatus, Frecency, FrecencyOptions, PathBoost, ThesaurusSource, DEFAULT_BOOST_WEIGHT,
+    DEFAULT_MAX_BOOST,
+};
 use crate::request::{GlobRequest, GrepRequest};
 use crate::result::{GlobResult, GrepResult};
 use crate::roots::{Intent, Roots};
@@ -35,6 +40,45 @@ pub struct Sandbox {
     matchers: Arc<MatcherCache>,
     /// The warm index, when one was asked for; shared by every clone.
     index: Option<Arc<Index>>,
+    /// The frecency database, when one was attached.
+    frecency: Option<Frecency>,
+    /// Record an access to each file a grep returns (needs `frecency`).
+    record_hits: bool,
+    /// The path boost, when a thesaurus was attached; shared by every clone (its watcher
+    /// stops when the last one goes).
+    boost: Option<Arc<PathBoost>>,
+}
+
+/// What a sandbox is built with besides its roots; see [`Sandbox::with_options`]. Bindings
+/// build it from their caller's options with
+/// [`SandboxOptions::from_options`](crate::options).
+#[derive(Clone, Debug)]
+pub struct SandboxOptions {
+    /// A warm index (see [`Sandbox::with_index`]); `None`: none.
+    pub index: Option<IndexOptions>,
+    /// A frecency database to record accesses in and rank by; `None`: none.
+    pub frecency: Option<FrecencyOptions>,
+    /// Record an access to each file a grep returns (needs `frecency`).
+    pub record_hits: bool,
+    /// A thesaurus for path boosts; `None`: none.
+    pub thesaurus: Option<ThesaurusSource>,
+    /// The boost per distinct concept a path mentions (default 5).
+    pub boost_weight: u32,
+    /// The cap on a path's boost (default 30).
+    pub max_boost: u32,
+}
+
+impl Default for SandboxOptions {
+    fn default() -> SandboxOptions {
+        SandboxOptions {
+            index: None,
+            frecency: None,
+            record_hits: false,
+            thesaurus: None,
+            boost_weight: DEFAULT_BOOST_WEIGHT,
+            max_boost: DEFAULT_MAX_BOOST,
+        }
+    }
 }
 
 impl Sandbox {
@@ -45,7 +89,53 @@ impl Sandbox {
         I: IntoIterator<Item = P>,
         P: AsRef<Path>,
     {
-        Ok(Sandbox { roots: Roots::new(roots)?, matchers: Arc::default(), index: None })
+        Ok(Sandbox {
+            roots: Roots::new(roots)?,
+            matchers: Arc::default(),
+            index: None,
+            frecency: None,
+            record_hits: false,
+            boost: None,
+        })
+    }
+
+    /// Builds a sandbox with everything `options` ask for: the index, the frecency database
+    /// (opened, and purged), the thesaurus (loaded, and watched when it is a file).
+    pub fn with_options<I, P>(roots: I, options: &SandboxOptions) -> Result<Sandbox>
+    where
+        I: IntoIterator<Item = P>,
+        P: AsRef<Path>,
+    {
+        let mut sandbox = match &options.index {
+            Some(index) => Sandbox::with_index(roots, index.clone())?,
+            None => Sandbox::new(roots)?,
+        };
+        if let Some(frecency) = &options.frecency {
+            sandbox = sandbox.with_frecency(frecency.open()?);
+        }
+        if let Some(thesaurus) = &options.thesaurus {
+            sandbox = sandbox.with_path_boost(thesaurus.open(options.boost_weight, options.max_boost)?);
+        }
+        Ok(sandbox.recording_hits(options.record_hits))
+    }
+
+    /// This sandbox, recording accesses in `frecency` and ranking by it.
+    pub fn with_frecency(mut self, frecency: Frecency) -> Sandbox {
+        self.frecency = Some(frecency);
+        self
+    }
+
+    /// This sandbox, boosting paths by `boost`.
+    pub fn with_path_boost(mut self, boost: PathBoost) -> Sandbox {
+        self.boost = Some(Arc::new(boost));
+        self
+    }
+
+    /// This sandbox, recording an access to each file a grep returns when `record` is true
+    /// (and it has a frecency database).
+    pub fn recording_hits(mut self, record: bool) -> Sandbox {
+        self.record_hits = record;
+        self
     }
 
     /// Like [`Sandbox::new`], with a warm index of the roots: built on a thread of its own,
@@ -124,7 +214,8 @@ impl Sandbox {
 
     /// Like [`grep`](Sandbox::grep), stoppable from another thread through `cancel`.
     pub fn grep_cancellable(&self, request: &GrepRequest, cancel: &CancelToken) -> Result<GrepResult> {
-        grep::run(&self.roots, &self.matchers, self.index.as_deref(), request, cancel)
+        let ranking = Ranking { frecency: self.frecency.as_ref(), record_hits: self.record_hits };
+        grep::run(&self.roots, &self.matchers, self.index.as_deref(), ranking, request, cancel)
     }
 
     /// Lists entries whose path matches glob patterns. See [`GlobRequest`].
@@ -134,6 +225,62 @@ impl Sandbox {
 
     /// Like [`glob`](Sandbox::glob), stoppable from another thread through `cancel`.
     pub fn glob_cancellable(&self, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
-        glob::run(&self.roots, self.index.as_deref(), request, cancel)
+        glob::run(&self.roots, self.index.as_deref(), self.frecency.as_ref(), request, cancel)
+    }
+
+    /// Records an access to `path`, now, in the frecency database. The path is validated
+    /// first (it must exist inside the sandbox) and recorded under its canonical form.
+    /// An [`ErrorCode::InvalidArgument`] error without a frecency database.
+    pub fn record_access(&self, path: impl AsRef<Path>) -> Result<()> {
+        let frecency = self.frecency_or_error()?;
+        frecency.record_access(&self.validate(path, Intent::Read)?)
+    }
+
+    /// The frecency score of `path` (validated as by [`Sandbox::record_access`]); 0 when it
+    /// was never recorded. An [`ErrorCode::InvalidArgument`] error without a frecency
+    /// database.
+    pub fn frecency_score(&self, path: impl AsRef<Path>) -> Result<f64> {
+        let frecency = self.frecency_or_error()?;
+        frecency.score(&self.validate(path, Intent::Read)?)
+    }
+
+    /// The path boost of `path` (validated; it must exist inside the sandbox): the thesaurus
+    /// concepts its path relative to its root mentions, times the weight, capped. An
+    /// [`ErrorCode::InvalidArgument`] error without a thesaurus.
+    pub fn path_boost(&self, path: impl AsRef<Path>) -> Result<u32> {
+        let boost = self.boost.as_deref().ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidArgument,
+                "this sandbox has no thesaurus (Sandbox option `thesaurus`)",
+            )
+        })?;
+        let canonical = self.validate(path, Intent::Read)?;
+        let root = self.roots.root_of(&canonical).unwrap_or(0);
+        let relative = canonical.strip_prefix(&self.roots.paths()[root]).unwrap_or(&canonical);
+        Ok(boost.boost(relative.as_os_str().as_encoded_bytes()))
+    }
+
+    /// The frecency database, when the sandbox has one.
+    pub fn frecency(&self) -> Option<&Frecency> {
+        self.frecency.as_ref()
+    }
+
+    /// The path boost, when the sandbox has a thesaurus.
+    pub fn boost(&self) -> Option<&PathBoost> {
+        self.boost.as_deref()
+    }
+
+    /// The thesaurus's state (its file, size, reloads and last failure); `None` without one.
+    pub fn thesaurus_status(&self) -> Option<BoostStatus> {
+        self.boost.as_ref().map(|boost| boost.status())
+    }
+
+    fn frecency_or_error(&self) -> Result<&Frecency> {
+        self.frecency.as_ref().ok_or_else(|| {
+            Error::new(
+                ErrorCode::InvalidArgument,
+                "this sandbox has no frecency database (Sandbox option `frecency`)",
+            )
+        })
     }
 }

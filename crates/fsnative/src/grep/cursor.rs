@@ -3,7 +3,9 @@
 //! A cursor names the last file a page took records from (by its sort key) and how many
 //! records of that file were taken, plus a fingerprint of the request. Resuming skips every
 //! file before that key and the taken records of that file, so no match is lost or repeated
-//! even when a page ends inside a file, provided the tree did not change in between.
+//! even when a page ends inside a file, provided the tree did not change in between. A search
+//! in frecency order also names the instant its scores were taken at: later pages score as of
+//! then, so accesses recorded in between (a page's own hits among them) move nothing.
 
 use std::path::PathBuf;
 
@@ -17,7 +19,9 @@ use crate::request::GrepRequest;
 /// Where a file stands in the result order.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct SortKey {
-    /// 0 in path order; minus the modification time (ns) in mtime order, so newer sorts first.
+    /// 0 in path order; minus the modification time (ns) in mtime order, so newer sorts
+    /// first; minus the frecency score's bits (a non-negative `f64` orders as its bits) in
+    /// frecency order.
     pub rank: i128,
     /// Index of the search target the file was found under.
     pub target: usize,
@@ -60,6 +64,9 @@ struct Wire {
     target: usize,
     path: String,
     taken: u64,
+    /// When the scores of a frecency order were taken (milliseconds since the Unix epoch).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    as_of: Option<u64>,
 }
 
 const VERSION: u8 = 1;
@@ -81,8 +88,9 @@ pub(crate) fn fingerprint(request: &GrepRequest, targets: &[PathBuf]) -> String 
     format!("{:016x}", hash.0)
 }
 
-/// Encodes `position` for the request with `fingerprint`.
-pub(crate) fn encode(fingerprint: &str, position: &Position) -> String {
+/// Encodes `position` for the request with `fingerprint`, whose scores (in frecency order)
+/// were taken `as_of`.
+pub(crate) fn encode(fingerprint: &str, position: &Position, as_of: Option<u64>) -> String {
     let wire = Wire {
         v: VERSION,
         fp: fingerprint.to_owned(),
@@ -90,13 +98,15 @@ pub(crate) fn encode(fingerprint: &str, position: &Position) -> String {
         target: position.key.target,
         path: STANDARD.encode(position.key.path.as_os_str().as_encoded_bytes()),
         taken: position.taken,
+        as_of,
     };
     let json = serde_json::to_vec(&wire).unwrap_or_default();
     URL_SAFE_NO_PAD.encode(json)
 }
 
-/// Decodes a cursor, checking that it was made for the request with `fingerprint`.
-pub(crate) fn decode(cursor: &str, fingerprint: &str) -> Result<Position> {
+/// Decodes a cursor, checking that it was made for the request with `fingerprint`; with the
+/// instant its frecency scores were taken, if any.
+pub(crate) fn decode(cursor: &str, fingerprint: &str) -> Result<(Position, Option<u64>)> {
     let malformed = || {
         Error::new(ErrorCode::InvalidCursor, "the cursor is malformed; pass a `next_cursor` back unchanged")
     };
@@ -113,10 +123,8 @@ pub(crate) fn decode(cursor: &str, fingerprint: &str) -> Result<Position> {
     }
     let path_bytes = STANDARD.decode(&wire.path).map_err(|_| malformed())?;
     let rank: i128 = wire.rank.parse().map_err(|_| malformed())?;
-    Ok(Position {
-        key: SortKey { rank, target: wire.target, path: path_from_bytes(path_bytes) },
-        taken: wire.taken,
-    })
+    let key = SortKey { rank, target: wire.target, path: path_from_bytes(path_bytes) };
+    Ok((Position { key, taken: wire.taken }, wire.as_of))
 }
 
 #[cfg(unix)]
@@ -156,8 +164,10 @@ mod tests {
     fn round_trip() {
         let position =
             Position { key: SortKey { rank: -17, target: 1, path: PathBuf::from("/r/a b.txt") }, taken: 3 };
-        let cursor = encode("00ff", &position);
-        assert_eq!(decode(&cursor, "00ff").unwrap(), position);
+        let cursor = encode("00ff", &position, None);
+        assert_eq!(decode(&cursor, "00ff").unwrap(), (position.clone(), None));
+        let cursor = encode("00ff", &position, Some(1_700_000_000_123));
+        assert_eq!(decode(&cursor, "00ff").unwrap(), (position, Some(1_700_000_000_123)));
         assert_eq!(decode(&cursor, "00fe").unwrap_err().code(), ErrorCode::InvalidCursor);
         assert_eq!(decode("not a cursor", "00ff").unwrap_err().code(), ErrorCode::InvalidCursor);
     }

@@ -10,7 +10,8 @@
 //!
 //! Its modules: `matcher` (compiled patterns and their cache), `file` (searching one open
 //! file), `cursor` (where a page ends), `job` (opening and searching one candidate), `page`
-//! (accepting outcomes in order), `workers` (the parallel half) and `pipeline` (scheduling).
+//! (accepting outcomes in order), `workers` (the parallel half), `pipeline` (scheduling) and
+//! `ranked` (frecency order, and recording the files found).
 
 mod cursor;
 mod file;
@@ -19,6 +20,7 @@ mod job;
 mod matcher;
 mod page;
 mod pipeline;
+mod ranked;
 mod workers;
 
 use std::path::PathBuf;
@@ -38,6 +40,7 @@ pub use file::MAX_BUFFER_BYTES;
 pub(crate) use matcher::MatcherCache;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 pub use pipeline::MAX_THREADS;
+pub(crate) use ranked::Ranking;
 
 use cursor::Position;
 use indexed::Indexed;
@@ -45,11 +48,12 @@ use job::JobSearch;
 use pipeline::Pipeline;
 
 /// Runs `request` inside `roots`, compiling its patterns through `matchers`, from `index`
-/// when it can answer.
+/// when it can answer, ranking and recording by `ranking`.
 pub(crate) fn run(
     roots: &Roots,
     matchers: &MatcherCache,
     index: Option<&Index>,
+    ranking: Ranking<'_>,
     request: &GrepRequest,
     cancel: &CancelToken,
 ) -> Result<GrepResult> {
@@ -74,7 +78,14 @@ pub(crate) fn run(
     let target_paths: Vec<PathBuf> = targets.iter().map(|t| t.path.clone()).collect();
     // Needed only to read a cursor or write one (most searches do neither).
     let fingerprint = || cursor::fingerprint(request, &target_paths);
-    let resume = request.cursor.as_deref().map(|c| cursor::decode(c, &fingerprint())).transpose()?;
+    let (resume, as_of) = match request.cursor.as_deref() {
+        Some(given) => {
+            let (position, as_of) = cursor::decode(given, &fingerprint())?;
+            (Some(position), as_of)
+        }
+        None => (None, None),
+    };
+    let ranked = ranking.order(request, as_of)?;
 
     let view = index.filter(|_| index_answers(request)).and_then(Index::view);
     let view =
@@ -104,8 +115,14 @@ pub(crate) fn run(
         walk_options: &walk_options,
         resume: resume.as_ref(),
         indexed,
+        ranked,
+        rank_error: Default::default(),
     };
     let page = pipeline.run(started);
+    if let Some(error) = pipeline.rank_error.take() {
+        return Err(error);
+    }
+    ranking.record(roots, request, &page.files, ranked.map(|(_, as_of)| as_of))?;
 
     let mut stats = page.stats;
     stats.skipped_special += SkipCounters::get(&skipped.special);
@@ -117,9 +134,10 @@ pub(crate) fn run(
         files: page.files,
         total_matches,
         truncated: page.truncated,
-        next_cursor: page
-            .truncated
-            .map(|_| cursor::encode(&fingerprint(), &page.position.unwrap_or_else(Position::start))),
+        next_cursor: page.truncated.map(|_| {
+            let position = page.position.unwrap_or_else(Position::start);
+            cursor::encode(&fingerprint(), &position, ranked.map(|(_, as_of)| as_of))
+        }),
         mode: request.mode,
         context_enabled: request.mode == OutputMode::Content
             && (request.lines_before() > 0 || request.lines_after() > 0),
@@ -130,7 +148,7 @@ pub(crate) fn run(
 
 /// The index answers searches with the walk's default options (ignore files honoured, hidden
 /// entries and links left out, no glob, type or size filter) in path order; any other search
-/// walks.
+/// (mtime and frecency order among them) walks.
 fn index_answers(request: &GrepRequest) -> bool {
     !request.hidden
         && !request.follow_links
@@ -139,5 +157,5 @@ fn index_answers(request: &GrepRequest) -> bool {
         && request.types.0.is_empty()
         && request.types_not.0.is_empty()
         && request.max_filesize.is_none()
-        && request.sort != SortOrder::Mtime
+        && !matches!(request.sort, SortOrder::Mtime | SortOrder::Frecency)
 }

@@ -1,8 +1,9 @@
 //! Scheduling a search: the calling thread walks the targets in result order (or collects and
-//! sorts them by mtime), numbers each candidate file and searches it inline; past a short
-//! budget it hands files to [`Workers`] instead and goes on walking (and searches what is
-//! still queued when it would otherwise wait).
+//! sorts them by mtime or frecency), numbers each candidate file and searches it inline; past
+//! a short budget it hands files to [`Workers`] instead and goes on walking (and searches what
+//! is still queued when it would otherwise wait).
 
+use std::cell::Cell;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -10,8 +11,11 @@ use super::cursor::{Position, SortKey};
 use super::indexed::Indexed;
 use super::job::{Done, Job, JobSearch};
 use super::page::Page;
+use super::ranked::rank_by_frecency;
 use super::workers::Workers;
+use crate::error::Error;
 use crate::index::Unsearched;
+use crate::rank::Frecency;
 use crate::request::SortOrder;
 use crate::roots::Location;
 use crate::walk::{self, Target, WalkOptions, WalkedKind, Walker};
@@ -35,6 +39,10 @@ pub(super) struct Pipeline<'a> {
     pub resume: Option<&'a Position>,
     /// The warm index to take files from instead of walking, when it can answer.
     pub indexed: Option<Indexed<'a>>,
+    /// In frecency order: the database and the instant to score at.
+    pub ranked: Option<(&'a Frecency, u64)>,
+    /// Why the files could not be ranked (the search then found nothing).
+    pub rank_error: Cell<Option<Error>>,
 }
 
 impl<'a> Pipeline<'a> {
@@ -110,15 +118,27 @@ impl<'a> Pipeline<'a> {
             emit(job)
         };
         match self.search.request.sort {
-            SortOrder::Mtime => {
+            SortOrder::Mtime | SortOrder::Frecency => {
                 let mut all = Vec::new();
                 self.walk_files(|key, root, at, _| {
                     all.push((key, root, at));
                     true
                 });
-                for (key, _, _) in &mut all {
-                    key.rank = -walk::modified_ns(&key.path);
-                    key.target = 0;
+                match self.ranked {
+                    Some((frecency, as_of)) => {
+                        if let Err(error) =
+                            rank_by_frecency(frecency, as_of, self.search.dirs.roots(), &mut all)
+                        {
+                            self.rank_error.set(Some(error));
+                            return Unsearched::default();
+                        }
+                    }
+                    None => {
+                        for (key, _, _) in &mut all {
+                            key.rank = -walk::modified_ns(&key.path);
+                            key.target = 0;
+                        }
+                    }
                 }
                 all.sort_by(|a, b| a.0.cmp(&b.0));
                 for (key, root, at) in all {

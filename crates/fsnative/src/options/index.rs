@@ -1,20 +1,19 @@
-//! A binding's `Sandbox(roots, options)`: whether the sandbox keeps a warm index, and how
+//! A sandbox's option `index`: whether the sandbox keeps a warm index, and how
 //! ([`IndexOptions`]); and how long `wait_for_index` waits ([`wait_timeout`]).
 //!
-//! The one option is `index`: `true` (an index with the defaults), an object of index
-//! options, or `false`, `null` or absent (no index). Index options are named `index.<name>`
-//! in complaints and in [`Error::option`], in the caller's spelling (`index.max_files`,
-//! `index.maxFiles`):
+//! Option `index` is `true` (an index with the defaults), an object of index options, or
+//! `false`, `null` or absent (no index). Index options are named `index.<name>` in complaints
+//! and in [`Error::option`], in the caller's spelling (`index.max_files`, `index.maxFiles`):
 //!
 //! ```
 //! use fsnative::options::{KeyStyle, Options};
-//! use fsnative::{ErrorCode, IndexOptions};
+//! use fsnative::{ErrorCode, IndexOptions, SandboxOptions};
 //! let options: Options = serde_json::from_str(r#"{"index": {"maxFiles": 5000}}"#)?;
-//! let index = IndexOptions::from_sandbox_options(&options, KeyStyle::CamelCase)?;
+//! let index = SandboxOptions::from_options(&options, KeyStyle::CamelCase)?.index;
 //! assert_eq!(index, Some(IndexOptions { max_files: 5000, ..IndexOptions::default() }));
 //!
 //! let options: Options = serde_json::from_str(r#"{"index": {"max_files": 0}}"#)?;
-//! let error = IndexOptions::from_sandbox_options(&options, KeyStyle::SnakeCase).unwrap_err();
+//! let error = SandboxOptions::from_options(&options, KeyStyle::SnakeCase).unwrap_err();
 //! assert_eq!((error.code(), error.option()), (ErrorCode::InvalidOption, Some("index.max_files")));
 //! assert_eq!(error.message(), "Sandbox option `index.max_files` must be a positive integer, not 0");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -25,39 +24,31 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{canonical, fill, rejected, store, unknown, Accept, Field, FromOptions, KeyStyle, Options};
+use super::{fill, rejected, store, Accept, Field, FromOptions, KeyStyle, Options};
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::IndexOptions;
 
 /// The operation complaints about these options name.
 const OPERATION: &str = "Sandbox";
-/// The one option of a sandbox.
-const INDEX: &str = "index";
+/// The sandbox option of the index.
+pub(super) const INDEX: &str = "index";
 /// What option `index` accepts.
 const INDEX_ACCEPTS: &str = "a boolean or an object of index options";
 /// What `index.max_files` accepts.
 const POSITIVE: &str = "a positive integer";
 
-impl IndexOptions {
-    /// The index a binding's `Sandbox(roots, options)` asks for (keys in `style`): `Some`
-    /// for `index: true` (the defaults) or an object of index options, `None` for
-    /// `index: false`, `null` or no `index`. Any other option is refused.
-    pub fn from_sandbox_options(options: &Options, style: KeyStyle) -> Result<Option<IndexOptions>> {
-        let mut index = None;
-        for (key, value) in options {
-            if canonical(key, style) != INDEX {
-                return Err(unknown(OPERATION, key, &[INDEX], style));
-            }
-            index = match value {
-                Value::Null | Value::Bool(false) => None,
-                Value::Bool(true) => Some(IndexOptions::default()),
-                Value::Object(fields) => Some(IndexOptions::from_options(fields, style)?),
-                other => return Err(rejected(OPERATION, key, style, INDEX_ACCEPTS, other)),
-            };
-        }
-        Ok(index)
+/// Option `index` of a sandbox (`key` as the caller spelled it): `Some` for `true` (the
+/// defaults) or an object of index options, `None` for `false` or `null`.
+pub(super) fn sandbox_index(key: &str, value: &Value, style: KeyStyle) -> Result<Option<IndexOptions>> {
+    match value {
+        Value::Null | Value::Bool(false) => Ok(None),
+        Value::Bool(true) => Ok(Some(IndexOptions::default())),
+        Value::Object(fields) => IndexOptions::from_options(fields, style).map(Some),
+        other => Err(rejected(OPERATION, key, style, INDEX_ACCEPTS, other)),
     }
+}
 
+impl IndexOptions {
     /// The index options an object of them describes (`max_files`, `max_memory`, `content`,
     /// `allow_home`, keys in `style`); what is left out (or `null`) keeps its default.
     pub fn from_options(options: &Options, style: KeyStyle) -> Result<IndexOptions> {
@@ -147,7 +138,7 @@ mod tests {
 
     fn sandbox_options(value: Value, style: KeyStyle) -> Result<Option<IndexOptions>> {
         match value {
-            Value::Object(options) => IndexOptions::from_sandbox_options(&options, style),
+            Value::Object(options) => crate::SandboxOptions::from_options(&options, style).map(|s| s.index),
             _ => unreachable!("tests pass objects"),
         }
     }
