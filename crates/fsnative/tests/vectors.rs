@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fsnative::options::{KeyStyle, Options};
-use fsnative::{render, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox};
+use fsnative::{render, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox, SandboxOptions};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 
@@ -60,11 +60,13 @@ impl Mode {
         }
     }
 
-    fn sandbox(self, roots: &[PathBuf]) -> Result<Sandbox, Failure> {
+    fn sandbox(self, roots: &[PathBuf], options: Options) -> Result<Sandbox, Failure> {
+        let mut options = SandboxOptions::from_options(&options, KeyStyle::SnakeCase)?;
         match self {
-            Mode::Plain => Ok(Sandbox::new(roots)?),
+            Mode::Plain => Ok(Sandbox::with_options(roots, &options)?),
             Mode::Indexed => {
-                let sandbox = Sandbox::with_index(roots, IndexOptions::default())?;
+                options.index = Some(IndexOptions::default());
+                let sandbox = Sandbox::with_options(roots, &options)?;
                 if !sandbox.wait_for_index(Some(INDEX_READY_TIMEOUT)) {
                     return Err(format!("INDEX_NOT_READY: {:?}", sandbox.index_status()).into());
                 }
@@ -133,10 +135,22 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
         }
         _ => vec![base.join("root")],
     };
-    let sandbox = mode.sandbox(&roots)?;
+    let options = substitute(vector.get("sandbox_options").cloned().unwrap_or(json!({})), base);
+    let sandbox = mode.sandbox(&roots, options_of(options)?)?;
     let code = Failure::from;
+    for path in vector.get("record").and_then(Value::as_array).into_iter().flatten() {
+        sandbox.record_access(path.as_str().ok_or("BAD_VECTOR: `record` holds paths")?)?;
+    }
+    let path_arg = |args: &Value| args["path"].as_str().map(str::to_owned).ok_or("BAD_VECTOR: no `path`");
     match vector["op"].as_str().unwrap_or("") {
         "sandbox" => Ok(json!({ "roots": sandbox.roots() })),
+        "record_access" => sandbox.record_access(path_arg(&args)?).map(|()| json!({})).map_err(code),
+        "frecency_score" => {
+            sandbox.frecency_score(path_arg(&args)?).map(|score| json!({ "score": score })).map_err(code)
+        }
+        "path_boost" => {
+            sandbox.path_boost(path_arg(&args)?).map(|boost| json!({ "boost": boost })).map_err(code)
+        }
         "validate" => {
             let mut options = options_of(args)?;
             let path = options.remove("path");
