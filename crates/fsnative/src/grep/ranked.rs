@@ -74,7 +74,7 @@ pub(super) fn rank_by_frecency(
         .map(|(_, _, at)| at.as_ref().map(|at| roots.paths()[at.root].join(&at.relative)))
         .collect();
     let paths = files.iter().zip(&linked).map(|((key, _, _), linked)| linked.as_deref().unwrap_or(&key.path));
-    let scores = frecency.scores_at(paths, as_of)?;
+    let scores = frecency.scores_as_of(paths, as_of)?;
     for ((key, _, _), score) in files.iter_mut().zip(scores) {
         key.rank = -i128::from(score.to_bits());
         key.target = 0;

@@ -149,17 +149,19 @@ impl Frecency {
     /// ranking: what was read is kept in memory until the database changes (any process's
     /// write), so ranking the same candidates again reads nothing.
     pub fn scores<'p>(&self, paths: impl IntoIterator<Item = &'p Path>) -> Result<Vec<f64>> {
-        self.scores_at(paths, self.clock.now_ms())
+        let keys: Vec<Key> = paths.into_iter().map(key).collect();
+        self.store.scores(&keys, self.clock.now_ms(), false)
     }
 
-    /// The scores of `paths` as of `now`, counting only accesses up to `now`.
-    pub(crate) fn scores_at<'p>(
+    /// The scores of `paths` as they were at `as_of`: accesses recorded after it are left
+    /// out (a grep's later pages score as its first page did).
+    pub(crate) fn scores_as_of<'p>(
         &self,
         paths: impl IntoIterator<Item = &'p Path>,
-        now: u64,
+        as_of: u64,
     ) -> Result<Vec<f64>> {
         let keys: Vec<Key> = paths.into_iter().map(key).collect();
-        self.store.scores(&keys, now)
+        self.store.scores(&keys, as_of, true)
     }
 
     /// Deletes every file whose accesses all lie outside the window, and drops expired

@@ -58,7 +58,8 @@ impl FrecencyProfile {
     }
 
     /// The score of `accesses` (milliseconds since the Unix epoch, any order) as of `now`:
-    /// accesses after `now` or older than the window are left out.
+    /// accesses older than the window are left out; one after `now` (another process's clock
+    /// may run ahead) counts as new.
     ///
     /// ```
     /// use fsnative::FrecencyProfile;
@@ -76,7 +77,7 @@ impl FrecencyProfile {
         let sum: f64 = accesses
             .iter()
             .filter(|&&at| self.counts(at, now))
-            .map(|&at| (-lambda * (now - at) as f64 / DAY_MS).exp())
+            .map(|&at| (-lambda * now.saturating_sub(at) as f64 / DAY_MS).exp())
             .sum();
         if sum > 10.0 {
             10.0 + (sum - 10.0).sqrt()
@@ -85,9 +86,9 @@ impl FrecencyProfile {
         }
     }
 
-    /// Whether an access at `at` counts as of `now`.
+    /// Whether an access at `at` counts as of `now`: it is not older than the window.
     pub(super) fn counts(self, at: u64, now: u64) -> bool {
-        at <= now && now - at <= self.window().as_millis() as u64
+        now.saturating_sub(at) <= self.window().as_millis() as u64
     }
 }
 

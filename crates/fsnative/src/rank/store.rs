@@ -96,6 +96,8 @@ impl Store {
             options.open(&path)
         }
         .map_err(failed)?;
+        // Reader slots a dead process left would pin old pages (the file would only grow).
+        env.clear_stale_readers().map_err(failed)?;
         let mut txn = env.write_txn().map_err(failed)?;
         let accesses = env.create_database(&mut txn, Some("accesses")).map_err(failed)?;
         let meta: Database<Str, Bytes> = env.create_database(&mut txn, Some("meta")).map_err(failed)?;
@@ -164,7 +166,7 @@ impl Store {
                 Some(value) => decode(value),
                 None => Vec::new(),
             };
-            times.retain(|&time| self.profile.counts(time, at) || time > at);
+            times.retain(|&time| self.profile.counts(time, at));
             let place = times.partition_point(|&time| time <= at);
             times.insert(place, at);
             let excess = times.len().saturating_sub(MAX_ACCESSES_PER_FILE);
@@ -189,8 +191,9 @@ impl Store {
         Ok(())
     }
 
-    /// The scores of `keys` as of `now`, from the cache or one read transaction.
-    pub fn scores(&self, keys: &[Key], now: u64) -> Result<Vec<f64>> {
+    /// The scores of `keys` as of `now`, from the cache or one read transaction; with
+    /// `until_now`, accesses after `now` are left out (else they count as new).
+    pub fn scores(&self, keys: &[Key], now: u64, until_now: bool) -> Result<Vec<f64>> {
         let failed = |e| database_error(&self.path, e);
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         let txn_now = self.env.info().last_txn_id;
@@ -210,6 +213,9 @@ impl Store {
         Ok(keys
             .iter()
             .map(|key| match cache.entries.get(key) {
+                Some(Some(times)) if until_now => {
+                    self.profile.score(&times[..times.partition_point(|&time| time <= now)], now)
+                }
                 Some(Some(times)) => self.profile.score(times, now),
                 _ => 0.0,
             })
@@ -232,7 +238,7 @@ impl Store {
             let (key, value) = entry.map_err(failed)?;
             let times = decode(value);
             let kept: Vec<u64> =
-                times.iter().copied().filter(|&time| self.profile.counts(time, now) || time > now).collect();
+                times.iter().copied().filter(|&time| self.profile.counts(time, now)).collect();
             if kept.len() != times.len() {
                 changed.push((key.to_vec(), kept));
             }
