@@ -4,6 +4,9 @@
 
 /// <reference types="node" />
 
+import type { RankOptions, ThesaurusStatus } from './rank';
+export type { FrecencyOptions, FrecencyProfile, RankOptions, ThesaurusMapping, ThesaurusStatus } from './rank';
+
 /**
  * A path as fsnative returns it: a string, or `{ bytes }` when the name is not valid UTF-8
  * (a string would have to rewrite it). `Buffer.from(p.bytes, 'base64')` gives a Buffer that
@@ -127,10 +130,11 @@ export type OutputMode = 'content' | 'files' | 'count';
 
 /**
  * Result order: by path, component by component in byte order (`rg --sort path`); by
- * modification time, newest first, ties by path; or `'none'`: no order promised (today the
- * walks yield path order at no extra cost).
+ * modification time, newest first, ties by path; by frecency, highest first, ties by path
+ * (needs a sandbox with `frecency`); or `'none'`: no order promised (today the walks yield
+ * path order at no extra cost).
  */
-export type SortOrder = 'path' | 'mtime' | 'none';
+export type SortOrder = 'path' | 'mtime' | 'frecency' | 'none';
 
 /** Which entries a glob yields. */
 export type EntryKind = 'files' | 'dirs' | 'all';
@@ -474,8 +478,8 @@ export interface IndexOptions {
   allowHome?: boolean;
 }
 
-/** Options of the {@link Sandbox} constructor. */
-export interface SandboxOptions {
+/** Options of the {@link Sandbox} constructor: an index, and the ranking signals of {@link RankOptions}. */
+export interface SandboxOptions extends RankOptions {
   /**
    * Keep a warm index of the roots: `true` (the defaults) or {@link IndexOptions}. Built on a
    * thread of its own and kept current by inotify; searches it can answer (the walk's default
@@ -530,7 +534,8 @@ export interface IndexStatus {
 export class Sandbox {
   /**
    * Validates each root (it must exist and be a directory) and canonicalises it; with
-   * `{ index: true }` starts a warm index of the roots.
+   * `{ index: true }` starts a warm index of the roots; opens a frecency database and loads
+   * a thesaurus when asked.
    * @throws {FsnativeError} `NOT_FOUND`, `NOT_A_DIRECTORY`, `INVALID_ARGUMENT` (no root), …
    * @throws {InvalidOptionError} for an option it cannot use, and (`option` `'index'`) for a
    * root that is `/` or holds the home directory unless `allowHome` is set.
@@ -570,6 +575,19 @@ export class Sandbox {
 
   /** {@link Sandbox.glob}, blocking the calling thread. */
   globSync(options: GlobOptions): GlobResult;
+
+  /**
+   * Records an access to `path` (validated: inside, existing; a link as its target) in the
+   * frecency database. Throws `OUTSIDE_SANDBOX`, …, `INVALID_ARGUMENT` without `frecency`.
+   */
+  recordAccess(path: PathInput): void;
+  /** The frecency score of `path` (validated as by {@link Sandbox.recordAccess}); 0 if never recorded. */
+  frecencyScore(path: PathInput): number;
+  /** `min(concepts × boostWeight, maxBoost)` for the thesaurus concepts `path` (validated) mentions below its root. */
+  pathBoost(path: PathInput): number;
+
+  /** The thesaurus's state, or `null` without a thesaurus. */
+  thesaurusStatus(): ThesaurusStatus | null;
 
   /** The warm index's state, or `null` without an index. */
   indexStatus(): IndexStatus | null;

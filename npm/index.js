@@ -65,6 +65,30 @@ class Sandbox {
     return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
   }
 
+  /** Records an access to `path` (validated first) in the sandbox's frecency database. */
+  recordAccess(path) {
+    const checkedPath = pathArgument(path);
+    callNative(() => this.#native.recordAccess(checkedPath));
+  }
+
+  /** The frecency score of `path` (validated first); 0 when it was never recorded. */
+  frecencyScore(path) {
+    const checkedPath = pathArgument(path);
+    return callNative(() => this.#native.frecencyScore(checkedPath));
+  }
+
+  /** The thesaurus boost of `path` (validated first). */
+  pathBoost(path) {
+    const checkedPath = pathArgument(path);
+    return callNative(() => this.#native.pathBoost(checkedPath));
+  }
+
+  /** The thesaurus's status, or null without a thesaurus. */
+  thesaurusStatus() {
+    const json = callNative(() => this.#native.thesaurusStatus());
+    return json === null ? null : JSON.parse(json);
+  }
+
   /** The warm index's status, or null without an index. */
   indexStatus() {
     const json = callNative(() => this.#native.indexStatus());

@@ -1,6 +1,6 @@
 // The Node API from TypeScript; `npm test` type-checks this file with `tsc --strict` against
 // index.d.ts (it is an example to read, and the check that the declarations hold together).
-import { AbortError, FsnativeError, Sandbox, type FsPath, type GrepResult, type IndexStatus } from 'fsnative';
+import { AbortError, FsnativeError, Sandbox, type FsPath, type GrepResult, type IndexStatus, type ThesaurusStatus } from 'fsnative';
 
 /** A path for `fs` functions: the string itself, or the raw bytes of a non-UTF-8 name. */
 function fsPath(path: FsPath): string | Buffer {
@@ -62,4 +62,19 @@ export async function main(root: string): Promise<void> {
   } finally {
     indexed[Symbol.dispose]();
   }
+
+  // Frecency (an LMDB directory several processes may share; the agent profile) and a
+  // thesaurus: recorded files, and every file a grep returns, rank first on request.
+  const ranked = new Sandbox([root], {
+    frecency: { path: `${root}/../.fsnative-frecency`, profile: 'ai' },
+    recordHits: true,
+    thesaurus: { auth: 'security', login: 'security' },
+    maxBoost: 10,
+  });
+  ranked.recordAccess('README.md');
+  const first = await ranked.grep({ pattern: 'TODO', mode: 'files', sort: 'frecency' });
+  console.log(first.files.map((file) => fsPath(file.relativePath)), ranked.frecencyScore('README.md'));
+  const boost: number = ranked.pathBoost('README.md');
+  const thesaurus: ThesaurusStatus | null = ranked.thesaurusStatus();
+  console.log('boost', boost, 'of', thesaurus?.concepts, 'concepts');
 }

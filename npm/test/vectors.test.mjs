@@ -58,12 +58,18 @@ async function execute(vector, base, args, indexed) {
   const roots = Array.isArray(vector.roots)
     ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
     : [`${base}/root`];
+  // The sandbox's own options: top-level names in camelCase (a thesaurus's terms stay as given).
+  const given = substitute(vector.sandbox_options ?? {}, base);
+  const options = Object.fromEntries(Object.entries(given).map(([key, value]) => [native.snakeToCamel(key), value]));
   return outcomeOf(async () => {
-    const sandbox = indexed ? new Sandbox(roots, { index: true }) : new Sandbox(roots);
+    const sandbox = new Sandbox(roots, indexed ? { ...options, index: true } : options);
     try {
       if (indexed) {
         const ready = await sandbox.waitForIndex(INDEX_READY_TIMEOUT_MS);
         assert.ok(ready, `the index is not ready: ${JSON.stringify(sandbox.indexStatus())}`);
+      }
+      for (const recorded of vector.record ?? []) {
+        sandbox.recordAccess(recorded);
       }
       return await operation(vector, sandbox, args);
     } finally {
@@ -86,6 +92,13 @@ async function operation(vector, sandbox, args) {
       return sandbox.glob(camelCaseKeys(args));
     case 'grep':
       return grep(sandbox, args);
+    case 'record_access':
+      sandbox.recordAccess(args.path);
+      return {};
+    case 'frecency_score':
+      return { score: sandbox.frecencyScore(args.path) };
+    case 'path_boost':
+      return { boost: sandbox.pathBoost(args.path) };
     default:
       throw new Error(`unknown op ${vector.op}`);
   }

@@ -18,6 +18,12 @@ Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL
         sb.wait_for_index(timeout=30)
         sb.grep("TODO")                                  # answered from the index
 
+    sb = Sandbox(["/repo"], frecency="/var/tmp/frecency", record_hits=True,
+                 thesaurus={"auth": "security"})         # frecency and path boost
+    sb.record_access("src/a.py")
+    sb.grep("TODO", sort="frecency")                     # recently used files first
+    sb.frecency_score("src/a.py"), sb.path_boost("src/auth/login.py")
+
 Every error is an :class:`FsnativeError` with a stable ``code``, and also the matching
 builtin (``OutsideSandboxError`` is a ``PermissionError``, ``NotFoundError`` a
 ``FileNotFoundError``, bad patterns and arguments ``ValueError``s; an unknown or unusable
@@ -52,6 +58,7 @@ from fsnative._fsnative import (
     GrepStats,
     IndexStatus,
     Match,
+    ThesaurusStatus,
     __version__,
 )
 from fsnative._index import IndexOptions
@@ -85,5 +92,6 @@ __all__ = [
     "PermissionDeniedError",
     "Sandbox",
     "SymlinkLoopError",
+    "ThesaurusStatus",
     "__version__",
 ]

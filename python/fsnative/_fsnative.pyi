@@ -29,6 +29,7 @@ __all__ = [
     "IndexStatus",
     "Match",
     "Sandbox",
+    "ThesaurusStatus",
     "__version__",
 ]
 
@@ -43,12 +44,14 @@ _SearchPath: TypeAlias = str | os.PathLike[str]
 _OneOrMany: TypeAlias = str | Sequence[str]
 _CaseMode: TypeAlias = Literal["sensitive", "insensitive", "smart"]
 _OutputMode: TypeAlias = Literal["content", "files", "count"]
-_SortOrder: TypeAlias = Literal["path", "mtime", "none"]
+_SortOrder: TypeAlias = Literal["path", "mtime", "frecency", "none"]
 _EntryKind: TypeAlias = Literal["files", "dirs", "all"]
 _Truncation: TypeAlias = Literal["limit", "timeout", "cancelled"]
 _PathStyle: TypeAlias = Literal["absolute", "relative"]
 _PlainData: TypeAlias = dict[str, Any]
 _Index: TypeAlias = bool | IndexOptions | Mapping[str, int | bool | None] | None
+_Frecency: TypeAlias = str | os.PathLike[str] | bool | Mapping[str, str | os.PathLike[str] | None] | None
+_Thesaurus: TypeAlias = str | os.PathLike[str] | Mapping[str, Any] | None
 _IndexState: TypeAlias = Literal["building", "ready", "failed", "closed"]
 _Watching: TypeAlias = Literal["live", "partial", "off"]
 
@@ -78,7 +81,17 @@ class Sandbox:
     resolved to (see :class:`FsnativeError` in ``fsnative._errors``).
     """
 
-    def __new__(cls, roots: Iterable[_FsPath], *, index: _Index = False) -> Self:
+    def __new__(
+        cls,
+        roots: Iterable[_FsPath],
+        *,
+        index: _Index = False,
+        frecency: _Frecency = None,
+        record_hits: bool = False,
+        thesaurus: _Thesaurus = None,
+        boost_weight: int | None = None,
+        max_boost: int | None = None,
+    ) -> Self:
         """Builds a sandbox from root directories; each must exist and is canonicalised.
 
         Args:
@@ -88,6 +101,14 @@ class Sandbox:
                 It is built on a thread of its own and kept current by inotify; searches it
                 can answer (the walk's default options, path order) read it instead of
                 walking, with the same answers. Until it is ready, searches walk.
+            frecency: A frecency database to record accesses in and rank by: its directory
+                (LMDB, shared by processes), ``True`` (``FSNATIVE_FRECENCY_DB``'s), or
+                ``{"path": ..., "profile": "normal" | "ai"}`` (README: Frecency and path boost).
+            record_hits: Record an access to each file a grep returns (needs ``frecency``).
+            thesaurus: Terms to concepts for :meth:`path_boost`: a JSON file (watched and
+                reloaded) or the mapping itself (``{"term": "concept"}`` or Terraphim's shape).
+            boost_weight: The boost per distinct concept (default 5; needs ``thesaurus``).
+            max_boost: The cap on a path's boost (default 30; needs ``thesaurus``).
 
         Raises :class:`NotFoundError`, :class:`NotADirError`, … for a bad root, and
         ``TypeError`` unless ``roots`` is a list (or other iterable) of paths.
@@ -98,6 +119,20 @@ class Sandbox:
 
     def index_status(self) -> IndexStatus | None:
         """A snapshot of the warm index's state, or None without an index."""
+
+    def record_access(self, path: _FsPath) -> None:
+        """Records an access to ``path`` (validated: inside, existing; a link as its target) in
+        the frecency database; :class:`InvalidArgumentError` without one."""
+
+    def frecency_score(self, path: _FsPath) -> float:
+        """The frecency score of ``path`` (validated); 0.0 when never recorded."""
+
+    def path_boost(self, path: _FsPath) -> int:
+        """``min(concepts × boost_weight, max_boost)`` for the thesaurus concepts ``path``
+        (validated) mentions below its root; :class:`InvalidArgumentError` without one."""
+
+    def thesaurus_status(self) -> ThesaurusStatus | None:
+        """A snapshot of the thesaurus (its file, size, reloads, last failure), or None."""
 
     def wait_for_index(self, timeout: float | None = None) -> bool:
         """Waits until the index is ready and has read every file, at most ``timeout``
@@ -587,3 +622,35 @@ class IndexStatus(_Record):
     @property
     def error(self) -> str | None:
         """Why the index failed, or None."""
+
+@final
+class ThesaurusStatus(_Record):
+    """A snapshot of a sandbox's thesaurus (:meth:`Sandbox.thesaurus_status`)."""
+
+    @property
+    def path(self) -> str | None:
+        """The thesaurus file (absolute), or None for a mapping."""
+
+    @property
+    def terms(self) -> int:
+        """Terms in the thesaurus in use."""
+
+    @property
+    def concepts(self) -> int:
+        """Distinct concepts in the thesaurus in use."""
+
+    @property
+    def reloads(self) -> int:
+        """Reloads of the file that succeeded."""
+
+    @property
+    def last_error(self) -> str | None:
+        """Why the last reload failed (the last good thesaurus stays in use), or None."""
+
+    @property
+    def weight_per_term(self) -> int:
+        """The boost per distinct concept."""
+
+    @property
+    def max_boost(self) -> int:
+        """The cap on a path's boost."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, TypeVar
 
 from fsnative import _fsnative
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 
     from typing_extensions import Concatenate, ParamSpec, Self
 
-    from fsnative._fsnative import _FsPath, _Index
+    from fsnative._fsnative import _Frecency, _FsPath, _Index, _Thesaurus
 
     _Options = ParamSpec("_Options")
 
@@ -61,12 +63,36 @@ class Sandbox(_fsnative.Sandbox):
 
     ``Sandbox(["/repo"], index=True)`` (or ``index=IndexOptions(...)``, or a dict of them) keeps
     a warm index of the roots; ``with Sandbox(...) as sb:`` closes it on leaving the block.
+    ``frecency=`` (a database directory) records accesses and ranks by them; ``thesaurus=`` (a
+    JSON file or a mapping) boosts paths by the concepts they mention.
     """
 
-    def __new__(cls, roots: Iterable[_FsPath], *, index: _Index = False) -> Self:
+    def __new__(
+        cls,
+        roots: Iterable[_FsPath],
+        *,
+        index: _Index = False,
+        frecency: _Frecency = None,
+        record_hits: bool = False,
+        thesaurus: _Thesaurus = None,
+        boost_weight: int | None = None,
+        max_boost: int | None = None,
+    ) -> Self:
         if isinstance(index, IndexOptions):
             index = index.to_dict()
-        return super().__new__(cls, roots, index=index)
+        path = frecency.get("path") if isinstance(frecency, Mapping) else None
+        if isinstance(frecency, Mapping) and isinstance(path, os.PathLike):
+            frecency = {**frecency, "path": os.fspath(path)}
+        return super().__new__(
+            cls,
+            roots,
+            index=index,
+            frecency=os.fspath(frecency) if isinstance(frecency, os.PathLike) else frecency,
+            record_hits=record_hits,
+            thesaurus=os.fspath(thesaurus) if isinstance(thesaurus, os.PathLike) else thesaurus,
+            boost_weight=boost_weight,
+            max_boost=max_boost,
+        )
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)
     glob_async = _awaitable(_fsnative.Sandbox.glob)

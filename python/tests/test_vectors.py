@@ -69,11 +69,13 @@ def execute(vector: dict[str, Any], base: str, args: dict[str, Any], indexed: bo
     """Runs the vector's operation; returns the actual value or raises FsnativeError.
     ``indexed``: on a sandbox with a warm index, ready first, and closed after."""
     roots = [fixture_path(base, root) for root in vector.get("roots", ["root"])]
-    if not indexed:
-        return operation(vector, Sandbox(roots), args)
-    with Sandbox(roots, index=True) as sandbox:
-        ready = sandbox.wait_for_index(timeout=INDEX_READY_TIMEOUT)
-        assert ready, f"the index is not ready: {sandbox.index_status()!r}"
+    options = substitute(vector.get("sandbox_options", {}), base)
+    with Sandbox(roots, index=indexed, **options) as sandbox:
+        if indexed:
+            ready = sandbox.wait_for_index(timeout=INDEX_READY_TIMEOUT)
+            assert ready, f"the index is not ready: {sandbox.index_status()!r}"
+        for path in vector.get("record", []):
+            sandbox.record_access(path)
         return operation(vector, sandbox, args)
 
 
@@ -87,6 +89,13 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
         return {"path": sandbox.validate_path(args.get("path", ""), intent=intent)}
     if op == "glob":
         return json.loads(sandbox.glob(**args).to_json())
+    if op == "record_access":
+        sandbox.record_access(args["path"])
+        return {}
+    if op == "frecency_score":
+        return {"score": sandbox.frecency_score(args["path"])}
+    if op == "path_boost":
+        return {"boost": sandbox.path_boost(args["path"])}
     if op == "grep":
         render = args.pop("render", None)
         pages = args.pop("pages", None) is True

@@ -26,6 +26,7 @@ from fsnative import (
     Match,
     OutsideSandboxError,
     Sandbox,
+    ThesaurusStatus,
 )
 
 
@@ -111,6 +112,23 @@ def indexed(root: Path) -> None:
     IndexOptions(10)  # type: ignore[call-arg]
     Sandbox([root], index="yes")  # type: ignore[arg-type]
     Sandbox([root], indx=True)  # type: ignore[call-arg]
+
+
+def ranked(root: Path) -> None:
+    sandbox = Sandbox([root], frecency={"path": root / "db", "profile": "ai"}, record_hits=True)
+    sandbox.record_access("a.py")
+    assert_type(sandbox.frecency_score(root / "a.py"), float)
+    assert_type(sandbox.grep("TODO", sort="frecency"), GrepResult)
+    boosted = Sandbox([root], thesaurus={"auth": "security"}, boost_weight=3, max_boost=9)
+    assert_type(boosted.path_boost(b"src/auth.py"), int)
+    status = boosted.thesaurus_status()
+    assert_type(status, ThesaurusStatus | None)
+    if status is not None:
+        assert_type(status.path, str | None)
+        assert_type(status.terms + status.concepts + status.reloads + status.max_boost, int)
+        assert_type(status.last_error, str | None)
+    Sandbox([root], frecency=True, thesaurus=root / "kg.json").close()
+    Sandbox([root], boost_weight="5")  # type: ignore[arg-type]
 
 
 async def asynchronous(sandbox: Sandbox) -> None:

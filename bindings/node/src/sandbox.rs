@@ -29,8 +29,8 @@ pub struct NativeSandbox {
 
 #[napi]
 impl NativeSandbox {
-    /// Validates and canonicalises the roots; starts a warm index when the options (JSON;
-    /// none: no options) ask for one.
+    /// Validates and canonicalises the roots; starts a warm index, opens a frecency database
+    /// and loads a thesaurus when the options (JSON; none: no options) ask for them.
     #[napi(constructor)]
     pub fn new(env: Env, roots: Vec<PathArg>, options: Option<String>) -> Result<Self> {
         let roots: Vec<_> = roots.into_iter().map(paths::from_js).collect();
@@ -74,6 +74,30 @@ impl NativeSandbox {
             self.sandbox.close();
             Ok(())
         })
+    }
+
+    /// Records an access to `path` (validated first) in the frecency database.
+    #[napi]
+    pub fn record_access(&self, env: Env, path: PathArg) -> Result<()> {
+        guarded(&env, || self.sandbox.record_access(paths::from_js(path)))
+    }
+
+    /// The frecency score of `path` (validated first).
+    #[napi]
+    pub fn frecency_score(&self, env: Env, path: PathArg) -> Result<f64> {
+        guarded(&env, || self.sandbox.frecency_score(paths::from_js(path)))
+    }
+
+    /// The path boost of `path` (validated first).
+    #[napi]
+    pub fn path_boost(&self, env: Env, path: PathArg) -> Result<u32> {
+        guarded(&env, || self.sandbox.path_boost(paths::from_js(path)))
+    }
+
+    /// The camelCase JSON of the thesaurus's status, or null without a thesaurus.
+    #[napi]
+    pub fn thesaurus_status(&self, env: Env) -> Result<Option<String>> {
+        guarded(&env, || self.sandbox.thesaurus_status().as_ref().map(camel_case_json).transpose())
     }
 
     /// The canonical roots.

@@ -25,7 +25,8 @@ mod _fsnative {
     use crate::sandbox::Sandbox;
     #[pymodule_export]
     use crate::views::{
-        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus, Match,
+        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus,
+        Match, ThesaurusStatus,
     };
 
     #[pymodule_init]

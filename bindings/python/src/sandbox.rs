@@ -12,7 +12,7 @@ use crate::errors::to_py_err;
 use crate::interrupt::{run_detached, run_interruptible};
 use crate::options::{build, collect, fs_path};
 use crate::plain_data::{path_str, repr_of};
-use crate::views::{GlobResult, GrepResult, IndexStatus};
+use crate::views::{GlobResult, GrepResult, IndexStatus, ThesaurusStatus};
 
 /// A set of allowed root directories; every path and search stays inside them.
 #[pyclass(frozen, subclass, module = "fsnative")]
@@ -23,9 +23,13 @@ pub struct Sandbox {
 #[pymethods]
 impl Sandbox {
     /// Builds a sandbox from root directories (each must exist; each is canonicalised), with
-    /// a warm index when `index` is True or index options.
+    /// a warm index when `index` is True or index options, a frecency database and a
+    /// thesaurus when asked for.
     #[new]
-    #[pyo3(signature = (roots, **options), text_signature = "(roots, *, index=False)")]
+    #[pyo3(
+        signature = (roots, **options),
+        text_signature = "(roots, *, index=False, frecency=None, record_hits=False, thesaurus=None, boost_weight=None, max_boost=None)"
+    )]
     fn new(py: Python<'_>, roots: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         if roots.is_instance_of::<PyString>() || roots.is_instance_of::<PyBytes>() {
             return Err(PyTypeError::new_err(
@@ -82,6 +86,30 @@ impl Sandbox {
     ) -> PyResult<()> {
         let _ = (exc_type, exc_value, traceback);
         self.close(py)
+    }
+
+    /// Records an access to `path` (validated first) in the frecency database.
+    fn record_access(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = fs_path("record_access", "path", path)?;
+        run_detached(py, || self.sandbox.record_access(&path))
+    }
+
+    /// The frecency score of `path` (validated first); 0.0 when it was never recorded.
+    fn frecency_score(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<f64> {
+        let path = fs_path("frecency_score", "path", path)?;
+        run_detached(py, || self.sandbox.frecency_score(&path))
+    }
+
+    /// The thesaurus boost of `path` (validated first).
+    fn path_boost(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<u32> {
+        let path = fs_path("path_boost", "path", path)?;
+        run_detached(py, || self.sandbox.path_boost(&path))
+    }
+
+    /// The thesaurus's state, or None without a thesaurus.
+    fn thesaurus_status(&self, py: Python<'_>) -> PyResult<Option<ThesaurusStatus>> {
+        let status = run_detached(py, || Ok(self.sandbox.thesaurus_status()))?;
+        Ok(status.map(ThesaurusStatus::new))
     }
 
     /// The canonical root directories.

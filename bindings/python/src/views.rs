@@ -1,5 +1,5 @@
-//! The results of `Sandbox.grep` and `Sandbox.glob`, and `Sandbox.index_status`: views over
-//! one shared core result.
+//! The results of `Sandbox.grep` and `Sandbox.glob`, `Sandbox.index_status` and
+//! `Sandbox.thesaurus_status`: views over one shared core result.
 //!
 //! The core's result moves into an `Arc` without a copy; `files`, `matches`, `before`,
 //! `after` and `entries` hand out small view objects (the `Arc` and indices), and every field
@@ -38,7 +38,7 @@ macro_rules! plain_attributes {
     )+};
 }
 
-plain_attributes!(u64, bool, f64, String);
+plain_attributes!(u64, u32, bool, f64, String);
 
 /// Paths as `str`, decoded like `os.fsdecode`.
 impl Attribute for PathBuf {
@@ -488,6 +488,41 @@ view! {
         format!(
             "IndexStatus(state='{}', files={}, dirs={}, content_pending={}, memory_bytes={}, watching='{}')",
             serde_name(&s.state), s.files, s.dirs, s.content_pending, s.memory_bytes, serde_name(&s.watching)
+        )
+    }
+}
+
+impl ThesaurusStatus {
+    pub fn new(status: fsnative::BoostStatus) -> ThesaurusStatus {
+        ThesaurusStatus { result: Arc::new(status) }
+    }
+}
+
+view! {
+    /// A snapshot of a sandbox's thesaurus (`Sandbox.thesaurus_status()`).
+    ThesaurusStatus over fsnative::BoostStatus => fsnative::BoostStatus = |view| &view.result;
+    attributes {
+        /// The thesaurus file (absolute), or None for a thesaurus given as a mapping.
+        path,
+        /// Terms in the thesaurus in use.
+        terms,
+        /// Distinct concepts in the thesaurus in use.
+        concepts,
+        /// Reloads of the file that succeeded.
+        reloads,
+        /// Why the last reload failed (the last good thesaurus stays in use), or None.
+        last_error,
+        /// The boost per distinct concept a path mentions.
+        weight_per_term,
+        /// The cap on a path's boost.
+        max_boost,
+    }
+
+    fn __repr__(&self) -> String {
+        let s = self.record();
+        format!(
+            "ThesaurusStatus(terms={}, concepts={}, reloads={}, last_error={})",
+            s.terms, s.concepts, s.reloads, s.last_error.as_deref().map_or("None".to_owned(), |e| format!("{e:?}"))
         )
     }
 }

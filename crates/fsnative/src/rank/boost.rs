@@ -78,9 +78,9 @@ pub struct BoostStatus {
     /// The thesaurus file, when it comes from one.
     pub path: Option<PathBuf>,
     /// Terms in the thesaurus in use.
-    pub terms: usize,
+    pub terms: u64,
     /// Distinct concepts in the thesaurus in use.
-    pub concepts: usize,
+    pub concepts: u64,
     /// Reloads that succeeded since it was loaded.
     pub reloads: u64,
     /// Why the last reload failed (the thesaurus in use is then the last good one); `None`
@@ -171,8 +171,8 @@ impl PathBoost {
         let last_error = self.shared.last_error.lock().unwrap_or_else(PoisonError::into_inner);
         BoostStatus {
             path: self.shared.path.clone(),
-            terms: thesaurus.terms(),
-            concepts: thesaurus.concepts(),
+            terms: thesaurus.terms() as u64,
+            concepts: thesaurus.concepts() as u64,
             reloads: self.shared.reloads.load(Ordering::Relaxed),
             last_error: last_error.as_ref().map(|error| error.message().to_owned()),
             weight_per_term: self.weight_per_term,
