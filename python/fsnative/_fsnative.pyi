@@ -81,18 +81,10 @@ class Sandbox:
     resolved to (see :class:`FsnativeError` in ``fsnative._errors``).
     """
 
-    def __new__(
-        cls,
-        roots: Iterable[_FsPath],
-        *,
-        index: _Index = False,
-        frecency: _Frecency = None,
-        record_hits: bool = False,
-        thesaurus: _Thesaurus = None,
-        boost_weight: int | None = None,
-        max_boost: int | None = None,
-    ) -> Self:
+    def __new__(cls, roots: Iterable[_FsPath], **options: Any) -> Self:
         """Builds a sandbox from root directories; each must exist and is canonicalised.
+        ``fsnative.Sandbox`` types the options (``index``, ``frecency``, ``record_hits``,
+        ``thesaurus``, ``boost_weight``, ``max_boost``); the core checks them.
 
         Args:
             roots: The directories every path and search stays inside.

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import os
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, Coroutine, TypeVar
 
 from fsnative import _fsnative
@@ -80,19 +78,8 @@ class Sandbox(_fsnative.Sandbox):
     ) -> Self:
         if isinstance(index, IndexOptions):
             index = index.to_dict()
-        path = frecency.get("path") if isinstance(frecency, Mapping) else None
-        if isinstance(frecency, Mapping) and isinstance(path, os.PathLike):
-            frecency = {**frecency, "path": os.fspath(path)}
-        return super().__new__(
-            cls,
-            roots,
-            index=index,
-            frecency=os.fspath(frecency) if isinstance(frecency, os.PathLike) else frecency,
-            record_hits=record_hits,
-            thesaurus=os.fspath(thesaurus) if isinstance(thesaurus, os.PathLike) else thesaurus,
-            boost_weight=boost_weight,
-            max_boost=max_boost,
-        )
+        ranking = dict(frecency=frecency, record_hits=record_hits, thesaurus=thesaurus)
+        return super().__new__(cls, roots, index=index, boost_weight=boost_weight, max_boost=max_boost, **ranking)
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)
     glob_async = _awaitable(_fsnative.Sandbox.glob)

@@ -28,16 +28,11 @@ from fsnative import (
 @pytest.fixture
 def tree(tmp_path: Path) -> Path:
     """``root/`` with three files containing "needle" and one without; a file outside it."""
-    files = {
-        "root/src/auth/login.py": "needle\n",
-        "root/src/db.py": "needle\n",
-        "root/lib/cache.py": "needle\n",
-        "root/notes.txt": "hay\n",
-        "outside.py": "needle\n",
-    }
-    for name, text in files.items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
+    (tmp_path / "root" / "src" / "auth").mkdir(parents=True)
+    (tmp_path / "root" / "lib").mkdir()
+    for name in ("root/src/auth/login.py", "root/src/db.py", "root/lib/cache.py", "outside.py"):
+        (tmp_path / name).write_text("needle\n", encoding="utf-8")
+    (tmp_path / "root" / "notes.txt").write_text("hay\n", encoding="utf-8")
     return tmp_path
 
 

@@ -26,10 +26,7 @@ impl Sandbox {
     /// a warm index when `index` is True or index options, a frecency database and a
     /// thesaurus when asked for.
     #[new]
-    #[pyo3(
-        signature = (roots, **options),
-        text_signature = "(roots, *, index=False, frecency=None, record_hits=False, thesaurus=None, boost_weight=None, max_boost=None)"
-    )]
+    #[pyo3(signature = (roots, **options), text_signature = "(roots, **options)")]
     fn new(py: Python<'_>, roots: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
         if roots.is_instance_of::<PyString>() || roots.is_instance_of::<PyBytes>() {
             return Err(PyTypeError::new_err(
