@@ -1,15 +1,5 @@
 //! A binding's `Sandbox(roots, options)`: [`SandboxOptions`].
 //!
-//! - `index`: see [`index`](super::index).
-//! - `frecency`: a frecency database to record accesses in and rank by: a path string (its
-//!   directory), `true` (the directory [`FRECENCY_DB_ENV`](crate::FRECENCY_DB_ENV) names), or
-//!   an object `{path, profile}` (`path` left out: the environment variable's; `profile`
-//!   `"normal"`, the default, or `"ai"`); `false` or `null`: none.
-//! - `record_hits`: record an access to each file a grep returns (needs `frecency`).
-//! - `thesaurus`: for path boosts: a path string (a JSON file, watched and reloaded) or an
-//!   object, the thesaurus itself (either shape, see [`Thesaurus`]).
-//! - `boost_weight` (default 5) and `max_boost` (default 30): integers, with `thesaurus`.
-//!
 //! ```
 //! use fsnative::options::{KeyStyle, Options};
 //! use fsnative::{ErrorCode, FrecencyProfile, SandboxOptions};
@@ -56,7 +46,17 @@ const THESAURUS_ACCEPTS: &str = "a path string or an object mapping terms to con
 const WEIGHT_ACCEPTS: &str = "an integer from 0 to 4294967295";
 
 impl SandboxOptions {
-    /// The sandbox `options` describe (keys in `style`); see the [module docs](self).
+    /// The sandbox `options` describe (keys in `style`):
+    /// - `index`: `true` (a warm index with the defaults), an object of index options (see
+    ///   [`IndexOptions::from_options`](crate::IndexOptions::from_options)), or `false`/`null`: none.
+    /// - `frecency`: a frecency database to record accesses in and rank by: a path string (its
+    ///   directory), `true` (the directory [`FRECENCY_DB_ENV`](crate::FRECENCY_DB_ENV) names), or
+    ///   an object `{path, profile}` (`path` left out: the environment variable's; `profile`
+    ///   `"normal"`, the default, or `"ai"`); `false` or `null`: none.
+    /// - `record_hits`: record an access to each file a grep returns (needs `frecency`).
+    /// - `thesaurus`: for path boosts: a path string (a JSON file, watched and reloaded) or an
+    ///   object, the thesaurus itself (either shape, see [`Thesaurus`]).
+    /// - `boost_weight` (default 5) and `max_boost` (default 30): integers, with `thesaurus`.
     pub fn from_options(options: &Options, style: KeyStyle) -> Result<SandboxOptions> {
         let mut sandbox = SandboxOptions::default();
         // Options that only apply with another, as the caller spelled them.

@@ -1,10 +1,4 @@
 //! A thesaurus: terms, each standing for a concept, compiled to one Aho-Corasick automaton.
-//!
-//! Two JSON shapes are read. A plain object maps each term to its concept:
-//! `{"auth": "authentication", "login": "authentication", "db": "database"}`. Terraphim's
-//! thesaurus shape, `{"name": "...", "data": {"auth": {"id": 1, "nterm": "authentication",
-//! "url": null}, ...}}`, maps each term to a normalised term whose `id` is the concept (as
-//! Terraphim's `KgPathScorer` counts them); an entry without `id` stands for its `nterm`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -15,6 +9,12 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 
 /// Compiled terms and the concept each stands for.
+///
+/// Two JSON shapes are read. A plain object maps each term to its concept:
+/// `{"auth": "authentication", "login": "authentication", "db": "database"}`. Terraphim's
+/// thesaurus shape, `{"name": "...", "data": {"auth": {"id": 1, "nterm": "authentication",
+/// "url": null}, ...}}`, maps each term to a normalised term whose `id` is the concept (as
+/// Terraphim's `KgPathScorer` counts them); an entry without `id` stands for its `nterm`.
 ///
 /// Matching is Terraphim's: ASCII case-insensitive, leftmost-longest, non-overlapping, on the
 /// raw bytes of the text (term boundaries are not required: `auth` matches `oauth2`).
@@ -62,7 +62,7 @@ impl Thesaurus {
         Ok(Thesaurus { automaton, concept_of, concepts: numbers.len() })
     }
 
-    /// A thesaurus from JSON text, in either shape (see the [module docs](self)).
+    /// A thesaurus from JSON text, in either shape (see [`Thesaurus`]).
     pub fn from_json(text: &[u8]) -> Result<Thesaurus> {
         let value: Value =
             serde_json::from_slice(text).map_err(|e| invalid(format!("the thesaurus is not JSON: {e}")))?;
