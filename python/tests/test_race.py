@@ -19,6 +19,7 @@ from fsnative import FsnativeError, Sandbox
 
 FULL = os.environ.get("FSNATIVE_FULL_LOAD") == "1"
 ROUNDS = 2000 if FULL else 300
+MIN_FLIPS = 10
 
 
 def swap_until(root: Path, outside: Path, stop: threading.Event, flips: list[int], failures: list[BaseException]) -> None:
@@ -67,13 +68,16 @@ def test_a_path_swapped_for_a_link_to_an_outside_secret_never_leaks_it(tmp_path:
     stop = threading.Event()
     flips = [0]
     failures: list[BaseException] = []
-    searched = einval = 0
+    searched = einval = rounds = 0
     swapper = threading.Thread(target=swap_until, args=(root, outside, stop, flips, failures), daemon=True)
     swapper.start()
     try:
-        for round_ in range(ROUNDS):
-            if failures:
+        # At least ROUNDS rounds, and on until the swapper has had its turns (a loaded machine
+        # may starve its thread), within a bound.
+        for round_ in range(ROUNDS * 20):
+            if failures or (round_ >= ROUNDS and flips[0] > MIN_FLIPS):
                 break
+            rounds += 1
             found = sandbox.grep("needle", follow_links=round_ % 2 == 0, hidden=True, limit=None)
             searched += found.stats.files_searched
             for file in found.files:
@@ -104,8 +108,8 @@ def test_a_path_swapped_for_a_link_to_an_outside_secret_never_leaks_it(tmp_path:
     finally:
         stop.set()
         swapper.join(10)
-    print(f"\n{ROUNDS} rounds: {searched} files searched, {flips[0]} swaps, {einval} validate_path EINVAL refusals")
+    print(f"\n{rounds} rounds: {searched} files searched, {flips[0]} swaps, {einval} validate_path EINVAL refusals")
     assert not swapper.is_alive()
     assert not failures, failures
     assert searched > 0, "the searches ran"
-    assert flips[0] > 10, f"the swapper flipped only {flips[0]} times"
+    assert flips[0] > MIN_FLIPS, f"the swapper flipped only {flips[0]} times"
