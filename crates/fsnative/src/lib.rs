@@ -39,10 +39,11 @@
 //! The core stacks in five layers; each imports only the layers below it:
 //! 1. `roots`: validating and resolving paths, opening beneath a root's handle, and every
 //!    symlink decision (follow inside, refuse outside, skip special), made once per entry.
-//! 2. `walk`: listing directories beneath the roots, with ignore files and filters.
+//! 2. `walk`: listing directories beneath the roots, with ignore files and filters (among
+//!    them FFF-style constraints, which the searches also apply to what the index lists).
 //! 3. `index`: the warm index (opt-in): the walk's file list and a content prefilter kept in
 //!    memory and current by a filesystem watcher.
-//! 4. `grep` and `glob`: searches over walks, or over the index when it can answer.
+//! 4. `grep`, `glob` and `find`: searches over walks, or over the index when it can answer.
 //! 5. [`Sandbox`]: a thin facade that owns the roots, the pattern cache and the index.
 //!
 //! Below them all, `error`, `control`, `request` and `result` hold the shared types, and `pool`
@@ -58,6 +59,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // The layers, lowest first; a module imports only those below it (and the shared modules:
 // `error`, `control`, `pool`, `request`, `result`).
+mod find;
 mod glob;
 mod grep;
 mod index;
@@ -82,11 +84,12 @@ pub use index::{
 };
 pub use pool::{run_in_background, BACKGROUND_CALLS};
 pub use request::{
-    CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
-    DEFAULT_GREP_LIMIT,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    DEFAULT_FIND_LIMIT, DEFAULT_GLOB_LIMIT, DEFAULT_GREP_LIMIT,
 };
 pub use result::{
-    ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match, Truncation,
+    ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
+    GrepStats, Match, Truncation,
 };
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::Sandbox;

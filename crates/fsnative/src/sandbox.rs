@@ -7,11 +7,12 @@ use std::time::Duration;
 
 use crate::control::CancelToken;
 use crate::error::Result;
+use crate::find;
 use crate::glob;
 use crate::grep::{self, MatcherCache};
 use crate::index::{Index, IndexOptions, IndexStatus};
-use crate::request::{GlobRequest, GrepRequest};
-use crate::result::{GlobResult, GrepResult};
+use crate::request::{FindRequest, GlobRequest, GrepRequest};
+use crate::result::{FindResult, GlobResult, GrepResult};
 use crate::roots::{Intent, Roots};
 
 /// A set of allowed root directories and the rules that keep every operation inside them.
@@ -135,5 +136,15 @@ impl Sandbox {
     /// Like [`glob`](Sandbox::glob), stoppable from another thread through `cancel`.
     pub fn glob_cancellable(&self, request: &GlobRequest, cancel: &CancelToken) -> Result<GlobResult> {
         glob::run(&self.roots, self.index.as_deref(), request, cancel)
+    }
+
+    /// Fuzzy-finds files by path, typo-tolerant, best first. See [`FindRequest`].
+    pub fn find(&self, request: &FindRequest) -> Result<FindResult> {
+        self.find_cancellable(request, &CancelToken::new())
+    }
+
+    /// Like [`find`](Sandbox::find), stoppable from another thread through `cancel`.
+    pub fn find_cancellable(&self, request: &FindRequest, cancel: &CancelToken) -> Result<FindResult> {
+        find::run(&self.roots, self.index.as_deref(), request, cancel)
     }
 }
