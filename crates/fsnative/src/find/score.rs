@@ -25,12 +25,12 @@
 //! alone (then scaled by how good that match is), and an `exact_bonus` when it is the file
 //! name or the name without its extension. Ties go to the shorter path, then to path order.
 
-use std::borrow::Cow;
 use std::cmp::Reverse;
 
 use neo_frizbee::{Config, Matcher, SortStrategy};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::index::{missing, query_char_set};
 
 /// The longest query accepted, in bytes.
 const MAX_QUERY_BYTES: usize = 1024;
@@ -41,17 +41,17 @@ struct Part {
     /// The needle after its last `/`: what is compared with the file name.
     name: String,
     config: Config,
+    /// The needle's characters (see [`query_char_set`]) and how many may be missing.
+    chars: u64,
+    typos: u16,
 }
 
 impl Part {
     fn new(needle: &str) -> Part {
         let name = needle.rsplit('/').next().unwrap_or(needle).to_owned();
-        let config = Config {
-            max_typos: Some(typos_allowed(needle)),
-            sort: SortStrategy::Unsorted,
-            ..Config::default()
-        };
-        Part { needle: needle.to_owned(), name, config }
+        let typos = typos_allowed(needle);
+        let config = Config { max_typos: Some(typos), sort: SortStrategy::Unsorted, ..Config::default() };
+        Part { needle: needle.to_owned(), name, config, chars: query_char_set(needle), typos }
     }
 }
 
@@ -125,11 +125,18 @@ impl Query {
         Ok(Query { parts })
     }
 
+    /// Whether a path holding the characters `chars` (see [`char_set`](crate::index::char_set))
+    /// may match: no part misses more characters than the typos it allows. Cheap; the
+    /// matcher's verdict is final.
+    pub fn may_match(&self, chars: u64) -> bool {
+        self.parts.iter().all(|part| missing(part.chars, chars) <= u32::from(part.typos))
+    }
+
     /// Matches every text, drops the matches `keep` refuses, and returns how many are left
     /// and the best `limit` of them.
-    pub fn rank(
+    pub fn rank<T: AsRef<str> + Sync>(
         &self,
-        texts: &[Cow<'_, str>],
+        texts: &[T],
         keep: impl Fn(usize) -> bool,
         limit: usize,
         threads: usize,
@@ -139,9 +146,9 @@ impl Query {
         let total = scored.len();
         let last = self.parts.last().expect("a query has a part");
         for s in &mut scored {
-            bonuses(s, &texts[s.at], last);
+            bonuses(s, texts[s.at].as_ref(), last);
         }
-        let key = |s: &Scored| (Reverse(s.score()), texts[s.at].len(), s.at);
+        let key = |s: &Scored| (Reverse(s.score()), texts[s.at].as_ref().len(), s.at);
         if limit == 0 {
             scored.clear();
         } else if limit < scored.len() {
@@ -163,14 +170,14 @@ impl Query {
                 fuzzy: s.fuzzy,
                 filename_bonus: s.filename_bonus,
                 exact_bonus: s.exact_bonus,
-                typos: self.typos(&texts[s.at]),
+                typos: self.typos(texts[s.at].as_ref()),
             })
             .collect();
         Ranking { total, best }
     }
 
     /// The texts every part matches, with their summed scores.
-    fn matches(&self, texts: &[Cow<'_, str>], threads: usize) -> Vec<Scored> {
+    fn matches<T: AsRef<str> + Sync>(&self, texts: &[T], threads: usize) -> Vec<Scored> {
         let (first, rest) = self.parts.split_first().expect("a query has a part");
         let mut scored: Vec<Scored> = Matcher::new(first.needle.as_str(), &first.config)
             .match_list_parallel(texts, threads)
@@ -245,9 +252,9 @@ fn bonuses(s: &mut Scored, text: &str, part: &Part) {
 
 /// For the matches `wanted` picks, whose alignment ended in the directories: matches the
 /// name part against the file name alone, and gives the name bonus scaled by that match.
-fn name_matches(
+fn name_matches<T: AsRef<str>>(
     scored: &mut [Scored],
-    texts: &[Cow<'_, str>],
+    texts: &[T],
     part: &Part,
     wanted: impl Fn(&Scored) -> bool,
 ) {
@@ -276,7 +283,6 @@ mod tests {
     use super::*;
 
     fn rank(query: &str, texts: &[&str], limit: usize) -> Vec<(String, Ranked)> {
-        let texts: Vec<Cow<'_, str>> = texts.iter().map(|t| Cow::Borrowed(*t)).collect();
         let ranking = Query::parse(query).unwrap().rank(&texts, |_| true, limit, 1);
         ranking.best.into_iter().map(|r| (texts[r.at].to_string(), r)).collect()
     }
