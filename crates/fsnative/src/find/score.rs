@@ -283,7 +283,7 @@ mod tests {
     use super::*;
 
     fn rank(query: &str, texts: &[&str], limit: usize) -> Vec<(String, Ranked)> {
-        let ranking = Query::parse(query).unwrap().rank(&texts, |_| true, limit, 1);
+        let ranking = Query::parse(query).unwrap().rank(texts, |_| true, limit, 1);
         ranking.best.into_iter().map(|r| (texts[r.at].to_string(), r)).collect()
     }
 
