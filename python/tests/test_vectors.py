@@ -87,6 +87,8 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
         return {"path": sandbox.validate_path(args.get("path", ""), intent=intent)}
     if op == "glob":
         return json.loads(sandbox.glob(**args).to_json())
+    if op == "find":
+        return json.loads(sandbox.find(**args).to_json())
     if op == "grep":
         render = args.pop("render", None)
         pages = args.pop("pages", None) is True

@@ -25,7 +25,8 @@ mod _fsnative {
     use crate::sandbox::Sandbox;
     #[pymodule_export]
     use crate::views::{
-        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus, Match,
+        ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats,
+        GrepResult, GrepStats, IndexStatus, Match,
     };
 
     #[pymodule_init]
