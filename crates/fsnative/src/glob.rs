@@ -90,7 +90,7 @@ pub(crate) fn run(
         )
         .with_path(&file.path));
     }
-    let constraints = request.constraints.as_deref().map(Constraints::parse).transpose()?.flatten();
+    let constraints = Constraints::parse(request.constraints.as_deref())?;
     let constraints = constraints.map(Arc::new);
     let options = WalkOptions {
         constraints: constraints.clone(),

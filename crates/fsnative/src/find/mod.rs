@@ -83,7 +83,7 @@ pub(crate) fn run(
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
     let query = Query::parse(&request.query)?;
-    let constraints = request.constraints.as_deref().map(Constraints::parse).transpose()?.flatten();
+    let constraints = Constraints::parse(request.constraints.as_deref())?;
     // No path: every root, each file relative to its root.
     let targets = walk::targets(roots, request.path.as_slice())?;
     if let Some(file) = targets.iter().find(|t| !t.is_dir) {

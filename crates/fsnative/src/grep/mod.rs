@@ -60,8 +60,7 @@ pub(crate) fn run(
     let sections = matcher::build_sections(matchers, request)?;
     let targets = walk::targets(roots, &request.paths.0)?;
     let types = walk::types(&request.types.0, &request.types_not.0)?;
-    let constraints =
-        request.constraints.as_deref().map(Constraints::parse).transpose()?.flatten().map(Arc::new);
+    let constraints = Constraints::parse(request.constraints.as_deref())?.map(Arc::new);
     let mut walk_options = Vec::with_capacity(targets.len());
     for target in &targets {
         walk_options.push(WalkOptions {

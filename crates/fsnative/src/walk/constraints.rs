@@ -66,9 +66,13 @@ pub(crate) struct Constraints {
 }
 
 impl Constraints {
-    /// Compiles `text`; `None` when it holds no token. A glob that does not parse or an
-    /// unknown `type:` name is an [`ErrorCode::InvalidOption`] error naming `constraints`.
-    pub fn parse(text: &str) -> Result<Option<Constraints>> {
+    /// Compiles `text`; `None` when there is none or it holds no token. A glob that does not
+    /// parse or an unknown `type:` name is an [`ErrorCode::InvalidOption`] error naming
+    /// `constraints`.
+    pub fn parse(text: Option<&str>) -> Result<Option<Constraints>> {
+        let Some(text) = text else {
+            return Ok(None);
+        };
         let mut constraints = Constraints { extensions: Vec::new(), tests: Vec::new(), types: None };
         let (mut select, mut negate) = (Vec::new(), Vec::new());
         for token in text.split_whitespace() {
@@ -209,7 +213,7 @@ mod tests {
     use super::*;
 
     fn passes(constraints: &str, path: &str) -> bool {
-        Constraints::parse(constraints).unwrap().is_none_or(|c| c.matches(path.as_bytes()))
+        Constraints::parse(Some(constraints)).unwrap().is_none_or(|c| c.matches(path.as_bytes()))
     }
 
     #[test]
@@ -222,7 +226,7 @@ mod tests {
         assert!(!passes("*.rs src/", "crates/lib.rs"));
         assert!(!passes("*.rs !*.rs", "a.rs"));
         assert!(passes("", "anything"));
-        assert!(Constraints::parse("  ").unwrap().is_none());
+        assert!(Constraints::parse(Some("  ")).unwrap().is_none());
     }
 
     #[test]
@@ -262,7 +266,7 @@ mod tests {
     #[test]
     fn bad_tokens_are_option_errors() {
         for bad in ["type:nonesuch", "type:", "a/[z-a].rs"] {
-            let error = Constraints::parse(bad).unwrap_err();
+            let error = Constraints::parse(Some(bad)).unwrap_err();
             assert_eq!(
                 (error.code(), error.option()),
                 (ErrorCode::InvalidOption, Some("constraints")),
