@@ -188,6 +188,11 @@ export interface GrepOptions {
   types?: OneOrMany;
   /** ripgrep file type names to exclude. Default none. */
   typesNot?: OneOrMany;
+  /**
+   * FFF-style file constraints (`'*.rs !test/ src/ type:rust'`), tested on each file's path
+   * relative to the search path it was found under. Default `null`: none.
+   */
+  constraints?: string | null;
   /** Visit hidden files and directories (names starting with `.`); `.git` never. Default `false`. */
   hidden?: boolean;
   /** Follow symlinks whose target resolves inside the sandbox. Default `false`. */
@@ -247,6 +252,11 @@ export interface GlobOptions {
   paths?: OneOrMany;
   /** Match names case-insensitively. Default `false`. */
   caseInsensitive?: boolean;
+  /**
+   * FFF-style file constraints (`'*.rs !test/ src/ type:rust'`), tested on each file's path
+   * relative to its base; directories pass them. Default `null`: none.
+   */
+  constraints?: string | null;
   /** Visit hidden files and directories (names starting with `.`); `.git` never. Default `false`. */
   hidden?: boolean;
   /** Follow symlinks whose target resolves inside the sandbox. Default `false`. */
@@ -263,6 +273,67 @@ export interface GlobOptions {
   limit?: number | null;
   /** Stop after this many milliseconds and return what was found, flagged `'timeout'`. Default `null`: no deadline. */
   timeoutMs?: number | null;
+}
+
+/** A fuzzy path search. Each option has its default when left out or `undefined`. */
+export interface FindOptions {
+  /**
+   * What to look for: whitespace-separated parts, each matched fuzzily (typos allowed) against
+   * the path relative to `path`; all must match. Case is ignored unless the query holds an
+   * upper-case letter. Required.
+   */
+  query: string;
+  /** The directory to search, validated (a relative one resolves against the first root). Default: every root. */
+  path?: string | null;
+  /** Cap on entries returned (`total` still counts all); `null` for no cap. Default `20`. */
+  limit?: number | null;
+  /** FFF-style file constraints (`'*.rs !test/ src/ type:rust'`), on paths relative to `path`. Default `null`: none. */
+  constraints?: string | null;
+  /** Stop after this many milliseconds and return what was ranked, flagged `'timeout'`. Default `null`: no deadline. */
+  timeoutMs?: number | null;
+}
+
+/**
+ * One file a find ranked. `score` is the sum of the additive parts (`fuzzy`, `filenameBonus`,
+ * `exactBonus`); a ranking signal added later is one more such field.
+ */
+export interface FindEntry {
+  /** Absolute path: the canonical base joined with `relativePath`. */
+  path: FsPath;
+  /** Path relative to the directory searched (`/`-separated): what the query was matched against. */
+  relativePath: FsPath;
+  /** The rank: the sum of the parts. Higher is better. */
+  score: number;
+  /** The fuzzy match of the query on the relative path (typos allowed), summed over its parts. */
+  fuzzy: number;
+  /** The query (after its last `/`) matched inside the file name: up to a sixth of `fuzzy`, at most 30. */
+  filenameBonus: number;
+  /** The query (after its last `/`) is the file name (2/5 of `fuzzy`) or the name without its extension (1/4). */
+  exactBonus: number;
+  /** Query characters the best alignment left unmatched or matched to another one. */
+  typos: number;
+}
+
+/** Counters of what a find did. */
+export interface FindStats {
+  /** Files the query was matched against (after `path` and constraints). */
+  candidates: number;
+  /** The files came from the warm index (else from a walk). */
+  indexed: boolean;
+  /** Wall-clock time of the call in milliseconds. */
+  elapsedMs: number;
+}
+
+/** The answer to a find. */
+export interface FindResult {
+  /** The best matches, best first, at most `limit`; ties go to the shorter path, then path order. */
+  entries: FindEntry[];
+  /** How many files matched in all, also past the limit. */
+  total: number;
+  /** Set when `entries` holds fewer than `total`, or the search stopped early. */
+  truncated: Truncation | null;
+  /** What the search did. */
+  stats: FindStats;
 }
 
 /**
@@ -588,6 +659,12 @@ export class Sandbox {
 
   /** The thesaurus's state, or `null` without a thesaurus. */
   thesaurusStatus(): ThesaurusStatus | null;
+
+  /** Fuzzy-finds files by path, typo-tolerant, best first. */
+  find(options: FindOptions & Cancellable): Promise<FindResult>;
+
+  /** {@link Sandbox.find}, blocking the calling thread. */
+  findSync(options: FindOptions): FindResult;
 
   /** The warm index's state, or `null` without an index. */
   indexStatus(): IndexStatus | null;

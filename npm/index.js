@@ -1,5 +1,5 @@
 'use strict';
-// fsnative for Node.js: sandboxed path validation, grep and glob on the native Rust core.
+// fsnative for Node.js: sandboxed path validation, grep, glob and find on the native Rust core.
 // The types, option names and defaults are documented once, in index.d.ts.
 
 const native = require('./lib/native');
@@ -87,6 +87,15 @@ class Sandbox {
   thesaurusStatus() {
     const json = callNative(() => this.#native.thesaurusStatus());
     return json === null ? null : JSON.parse(json);
+  }
+
+  async find(options) {
+    return JSON.parse(await runCancellable(options, 'find', (json, token) => this.#native.find(json, token)));
+  }
+
+  findSync(options) {
+    const json = syncOptionsJson(options, 'find');
+    return JSON.parse(callNative(() => this.#native.findSync(json)));
   }
 
   /** The warm index's status, or null without an index. */

@@ -51,6 +51,10 @@ export async function main(root: string): Promise<void> {
   const listed = await sandbox.glob({ pattern: '**/*.ts', sort: 'mtime', limit: 5 });
   console.log(`${listed.entries.length} of ${listed.total}:`, listed.entries.map((entry) => fsPath(entry.path)));
 
+  // Files by a fuzzy, typo-tolerant query, best first, with FFF-style constraints.
+  const best = await sandbox.find({ query: 'usge', limit: 5, constraints: '*.ts !node_modules/' });
+  for (const entry of best.entries) console.log(entry.score, entry.typos, fsPath(entry.relativePath));
+
   // A warm index: searches read it instead of walking, with the same answers; closed on leaving.
   const indexed = new Sandbox([root], { index: { maxFiles: 200_000 } });
   try {

@@ -31,7 +31,7 @@ function pathArgument(path, name = 'path') {
 }
 
 /**
- * Splits `signal` off the options of an async `operation` (`grep`, `glob`); the rest go to
+ * Splits `signal` off the options of an async `operation` (`grep`, `glob`, `find`); the rest go to
  * the addon.
  * @returns {{ signal: AbortSignal | undefined, rest: object | undefined }}
  */

@@ -90,6 +90,8 @@ async function operation(vector, sandbox, args) {
     }
     case 'glob':
       return sandbox.glob(camelCaseKeys(args));
+    case 'find':
+      return sandbox.find(camelCaseKeys(args));
     case 'grep':
       return grep(sandbox, args);
     case 'record_access':

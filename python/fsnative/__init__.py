@@ -1,6 +1,7 @@
 """fsnative: sandboxed, native filesystem search for agent tools.
 
-Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL released::
+Path validation, grep (ripgrep's engine), glob and fuzzy find in one Rust core, with the GIL
+released::
 
     from fsnative import Sandbox, FsnativeError
 
@@ -12,6 +13,7 @@ Path validation, grep (ripgrep's engine) and glob in one Rust core, with the GIL
             print(file.relative_path, match.line_number, match.text)
     print(found.render(format="standard", path_style="relative"), end="")  # as rg prints it
     listed = sb.glob("**/*.py", sort="mtime")
+    best = sb.find("confg pars", limit=5, constraints="*.py !test/")  # typo-tolerant
     found = await sb.grep_async("TODO")                  # in asyncio code
 
     with Sandbox(["/repo"], index=True) as sb:           # a warm index, closed on exit
@@ -51,6 +53,9 @@ from fsnative._fsnative import (
     CancelToken,
     ContextLine,
     FileMatches,
+    FindEntry,
+    FindResult,
+    FindStats,
     GlobEntry,
     GlobResult,
     GlobStats,
@@ -68,6 +73,9 @@ __all__ = [
     "CancelToken",
     "ContextLine",
     "FileMatches",
+    "FindEntry",
+    "FindResult",
+    "FindStats",
     "FsnativeError",
     "GlobEntry",
     "GlobResult",

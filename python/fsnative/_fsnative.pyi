@@ -178,6 +178,7 @@ class Sandbox:
         types: _OneOrMany = (),
         type: _OneOrMany = ...,
         types_not: _OneOrMany = (),
+        constraints: str | None = None,
         hidden: bool = False,
         follow_links: bool = False,
         no_ignore: bool = False,
@@ -215,6 +216,8 @@ class Sandbox:
             types: ripgrep file type names to include (``py``, ``rust``, ``ts``, …). Alias:
                 ``type``.
             types_not: ripgrep file type names to exclude.
+            constraints: FFF-style file constraints (``"*.rs !test/ src/ type:rust"``), tested
+                on each file's path relative to the search path it was found under.
             hidden: Visit hidden files and directories (``.git`` never).
             follow_links: Follow symlinks whose target resolves inside the sandbox.
             no_ignore: Do not read ``.gitignore``, ``.ignore``, ``.rgignore``,
@@ -255,6 +258,7 @@ class Sandbox:
         paths: _SearchPath | Sequence[_SearchPath] = (),
         path: _SearchPath | Sequence[_SearchPath] = ...,
         case_insensitive: bool = False,
+        constraints: str | None = None,
         hidden: bool = False,
         follow_links: bool = False,
         no_ignore: bool = False,
@@ -273,6 +277,8 @@ class Sandbox:
             paths: Base directories, validated; relative ones resolve against the first
                 root. Empty: every root. Alias: ``path``.
             case_insensitive: Match names case-insensitively.
+            constraints: FFF-style file constraints (``"*.rs !test/ src/ type:rust"``), tested
+                on each file's path relative to its base; directories pass them.
             hidden: Visit hidden files and directories (``.git`` never).
             follow_links: Follow symlinks whose target resolves inside the sandbox.
             no_ignore: Do not read ignore files.
@@ -282,6 +288,33 @@ class Sandbox:
             limit: Cap on entries returned (``total`` still counts all); ``None`` for no cap.
             timeout_ms: Return what was found after this many milliseconds.
             cancel: A token that stops the walk from elsewhere.
+        """
+
+    def find(
+        self,
+        query: str | None = None,
+        /,
+        *,
+        path: _SearchPath | None = None,
+        limit: int | None = 20,
+        constraints: str | None = None,
+        timeout_ms: int | None = None,
+        cancel: CancelToken | None = None,
+    ) -> FindResult:
+        """Fuzzy-finds files by path, typo-tolerant, best first.
+
+        Args:
+            query: Whitespace-separated parts, each matched fuzzily against the path relative
+                to ``path`` (all must match); a quarter of each part's characters may be typos
+                (at least 2, at most 6, at most half). Case is ignored unless the query holds
+                an upper-case letter.
+            path: The directory to search, validated; a relative one resolves against the
+                first root. None: every root.
+            limit: Cap on entries returned (``total`` still counts all); ``None`` for no cap.
+            constraints: FFF-style file constraints (``"*.rs !test/ src/ type:rust"``), on
+                paths relative to ``path``.
+            timeout_ms: Return what was ranked after this many milliseconds.
+            cancel: A token that stops the search from elsewhere.
         """
 
 class _Record:
@@ -548,6 +581,78 @@ class GlobStats(_WalkCounters):
     @property
     def skipped_errors(self) -> int:
         """Directories that could not be read."""
+
+@final
+class FindResult(_Record):
+    """The answer to :meth:`Sandbox.find`: the best matches, best first."""
+
+    @property
+    def entries(self) -> list[FindEntry]:
+        """The best matches, at most ``limit``; ties go to the shorter path, then path
+        order (a new list of views each time)."""
+
+    @property
+    def total(self) -> int:
+        """How many files matched in all, also past the limit."""
+
+    @property
+    def truncated(self) -> _Truncation | None:
+        """Why ``entries`` is incomplete, or None."""
+
+    @property
+    def stats(self) -> FindStats:
+        """What the search did."""
+
+@final
+class FindEntry(_Record):
+    """One file a find ranked. ``score`` is the sum of the additive parts (``fuzzy``,
+    ``filename_bonus``, ``exact_bonus``); a ranking signal added later is one more."""
+
+    @property
+    def path(self) -> str:
+        """Absolute path, decoded like ``os.fsdecode``."""
+
+    @property
+    def relative_path(self) -> str:
+        """Path relative to the directory searched (``/``-separated): what the query
+        matched."""
+
+    @property
+    def score(self) -> int:
+        """The rank: the sum of the parts. Higher is better."""
+
+    @property
+    def fuzzy(self) -> int:
+        """The fuzzy match of the query on the relative path (typos allowed)."""
+
+    @property
+    def filename_bonus(self) -> int:
+        """The query (after its last ``/``) matched inside the file name."""
+
+    @property
+    def exact_bonus(self) -> int:
+        """The query (after its last ``/``) is the file name, or the name without its
+        extension."""
+
+    @property
+    def typos(self) -> int:
+        """Query characters the best alignment left unmatched or matched to another one."""
+
+@final
+class FindStats(_Record):
+    """Counters of what a find did."""
+
+    @property
+    def candidates(self) -> int:
+        """Files the query was matched against (after ``path`` and constraints)."""
+
+    @property
+    def indexed(self) -> bool:
+        """The files came from the warm index (else from a walk)."""
+
+    @property
+    def elapsed_ms(self) -> float:
+        """Wall-clock time of the call in milliseconds."""
 
 @final
 class IndexStatus(_Record):

@@ -83,3 +83,4 @@ class Sandbox(_fsnative.Sandbox):
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)
     glob_async = _awaitable(_fsnative.Sandbox.glob)
+    find_async = _awaitable(_fsnative.Sandbox.find)

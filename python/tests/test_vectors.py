@@ -96,6 +96,8 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
         return {"score": sandbox.frecency_score(args["path"])}
     if op == "path_boost":
         return {"boost": sandbox.path_boost(args["path"])}
+    if op == "find":
+        return json.loads(sandbox.find(**args).to_json())
     if op == "grep":
         render = args.pop("render", None)
         pages = args.pop("pages", None) is True

@@ -15,6 +15,9 @@ from fsnative import (
     CancelToken,
     ContextLine,
     FileMatches,
+    FindEntry,
+    FindResult,
+    FindStats,
     FsnativeError,
     GlobEntry,
     GlobResult,
@@ -89,6 +92,19 @@ def synchronous(sandbox: Sandbox) -> None:
     assert_type(glob_stats.entries_walked, int)
     sandbox.glob("*", context=1)  # type: ignore[call-arg]
 
+    best = sandbox.find("confg", path="src", limit=20, constraints="*.py !test/", timeout_ms=None)
+    assert_type(best, FindResult)
+    assert_type(best.total, int)
+    ranked: list[FindEntry] = best.entries
+    assert_type(ranked[0].score + ranked[0].fuzzy + ranked[0].filename_bonus + ranked[0].exact_bonus, int)
+    assert_type(ranked[0].typos, int)
+    assert_type(ranked[0].relative_path, str)
+    find_stats: FindStats = best.stats
+    assert_type(find_stats.indexed, bool)
+    sandbox.grep("x", constraints="src/")
+    sandbox.glob("**", constraints="*.rs")
+    sandbox.find("x", paths=["a"])  # type: ignore[call-arg]
+
 
 def indexed(root: Path) -> None:
     with Sandbox([root], index=True) as sandbox:
@@ -136,6 +152,8 @@ async def asynchronous(sandbox: Sandbox) -> None:
     assert_type(found, GrepResult)
     listed = await sandbox.glob_async("**/*.py", limit=None)
     assert_type(listed, GlobResult)
+    best = await sandbox.find_async("mian", limit=None)
+    assert_type(best, FindResult)
     await sandbox.grep_async("x", contxt=2)  # type: ignore[call-arg]
 
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use fsnative::render::{self, Format};
-use fsnative::{CancelToken, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
+use fsnative::{CancelToken, FindRequest, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
 use napi::bindgen_prelude::{Object, ToNapiValue, TypeName};
 use napi::{sys, Env, ValueType};
 use serde::Serialize;
@@ -47,6 +47,8 @@ pub enum Operation {
     GrepText(GrepRequest, Format, bool),
     /// `glob`: the result as JSON (in columns, see [`glob_json`]).
     Glob(GlobRequest),
+    /// `find`: the result as camelCase JSON.
+    Find(FindRequest),
 }
 
 /// An operation bound to its sandbox and cancel token.
@@ -88,6 +90,9 @@ impl CoreCall {
             }
             Operation::Glob(request) => {
                 glob_json(&self.sandbox.glob_cancellable(request, &self.cancel)?).map(Answer::Json)
+            }
+            Operation::Find(request) => {
+                camel_case_json(&self.sandbox.find_cancellable(request, &self.cancel)?).map(Answer::Json)
             }
         })
     }

@@ -1,6 +1,6 @@
 //! The native `Sandbox` class that the package's JavaScript `Sandbox` wraps. Options come in
 //! as JSON text (see [`crate::options`]); grep results go out packed (see
-//! [`crate::transfer`]), `grepText` and glob results and the index's status as JSON text
+//! [`crate::transfer`]), `grepText`, glob and find results and the index's status as JSON text
 //! (see [`crate::output`]).
 //! Every step runs under `fsnative::catch_panic`: [`guarded`] for the work done here,
 //! [`CoreCall::run`] for the calls into the core.
@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use fsnative::render::Format;
-use fsnative::{GlobRequest, GrepRequest, Intent, Sandbox, SandboxOptions};
+use fsnative::{FindRequest, GlobRequest, GrepRequest, Intent, Sandbox, SandboxOptions};
 use napi::bindgen_prelude::Object;
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -187,6 +187,24 @@ impl NativeSandbox {
     #[napi]
     pub fn glob_sync(&self, env: Env, options: String) -> Result<Answer> {
         guarded(&env, || self.call(Operation::Glob(build(&options, GlobRequest::from_options)?), None).run())
+    }
+
+    /// Fuzzy path search on a helper thread; resolves with the result's JSON.
+    #[napi]
+    pub fn find<'env>(
+        &self,
+        env: &'env Env,
+        options: String,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Object<'env>> {
+        let request = guarded(env, || build(&options, FindRequest::from_options))?;
+        self.call(Operation::Find(request), cancel).start(env)
+    }
+
+    /// Fuzzy path search in place; returns the result's JSON.
+    #[napi]
+    pub fn find_sync(&self, env: Env, options: String) -> Result<Answer> {
+        guarded(&env, || self.call(Operation::Find(build(&options, FindRequest::from_options)?), None).run())
     }
 }
 

@@ -25,8 +25,8 @@ mod _fsnative {
     use crate::sandbox::Sandbox;
     #[pymodule_export]
     use crate::views::{
-        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus,
-        Match, ThesaurusStatus,
+        ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats,
+        GrepResult, GrepStats, IndexStatus, Match, ThesaurusStatus,
     };
 
     #[pymodule_init]

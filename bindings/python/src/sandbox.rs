@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use fsnative::{GlobRequest, GrepRequest, Intent, SandboxOptions};
+use fsnative::{FindRequest, GlobRequest, GrepRequest, Intent, SandboxOptions};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
@@ -12,7 +12,7 @@ use crate::errors::to_py_err;
 use crate::interrupt::{run_detached, run_interruptible};
 use crate::options::{build, collect, fs_path};
 use crate::plain_data::{path_str, repr_of};
-use crate::views::{GlobResult, GrepResult, IndexStatus, ThesaurusStatus};
+use crate::views::{FindResult, GlobResult, GrepResult, IndexStatus, ThesaurusStatus};
 
 /// A set of allowed root directories; every path and search stays inside them.
 #[pyclass(frozen, subclass, module = "fsnative")]
@@ -162,6 +162,22 @@ impl Sandbox {
         let cancel = cancel_token("glob", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.glob_cancellable(&request, token))?;
         Ok(GlobResult::new(result))
+    }
+
+    /// Fuzzy-finds files by path, typo-tolerant, best first; the keyword arguments are
+    /// `FindRequest`'s fields (`path`, `limit`, `constraints`, `timeout_ms`).
+    #[pyo3(signature = (query = None, /, *, cancel = None, **options))]
+    fn find(
+        &self,
+        py: Python<'_>,
+        query: Option<&Bound<'_, PyAny>>,
+        cancel: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<FindResult> {
+        let request = build(py, &collect("find", &[("query", query)], options)?, FindRequest::from_options)?;
+        let cancel = cancel_token("find", cancel)?;
+        let result = run_interruptible(py, &cancel, |token| self.sandbox.find_cancellable(&request, token))?;
+        Ok(FindResult::new(result))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

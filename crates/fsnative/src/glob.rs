@@ -5,6 +5,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
@@ -16,7 +17,7 @@ use crate::rank::Frecency;
 use crate::request::{EntryKind, GlobRequest, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
-use crate::walk::{self, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
+use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
 /// Compiled include and exclude patterns.
 struct Patterns {
@@ -102,7 +103,10 @@ pub(crate) fn run(
         )
         .with_path(&file.path));
     }
+    let constraints = Constraints::parse(request.constraints.as_deref())?;
+    let constraints = constraints.map(Arc::new);
     let options = WalkOptions {
+        constraints: constraints.clone(),
         hidden: request.hidden,
         follow_links: request.follow_links,
         no_ignore: request.no_ignore,
@@ -132,7 +136,14 @@ pub(crate) fn run(
                     .limit
                     .map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1)),
             };
-            let search = Indexed { roots, request, patterns: &patterns, skipped: &skipped, keep };
+            let search = Indexed {
+                roots,
+                request,
+                patterns: &patterns,
+                constraints: constraints.as_deref(),
+                skipped: &skipped,
+                keep,
+            };
             uncounted += search.collect(view, target, index, &mut found, &walked);
             truncated = control.interruption();
             continue;
@@ -197,6 +208,8 @@ struct Indexed<'a> {
     roots: &'a Roots,
     request: &'a GlobRequest,
     patterns: &'a Patterns,
+    /// Files must pass these (paths relative to the base), as in a walk.
+    constraints: Option<&'a Constraints>,
     skipped: &'a SkipCounters,
     /// How many matches to keep; the rest are only counted.
     keep: usize,
@@ -220,6 +233,13 @@ impl Indexed<'_> {
         let mut uncounted = 0;
         let mut count = 0u64;
         for (entry, _, _) in view.walk(target.root, dir, request.max_depth, None, self.skipped) {
+            let relative = &entry.path[name_start..];
+            // The walk tests constraints on what it lists, before it counts it or follows a link.
+            if entry.kind != IndexedKind::Dir
+                && self.constraints.is_some_and(|constraints| !constraints.matches(relative))
+            {
+                continue;
+            }
             count += 1;
             let is_dir = match entry.kind {
                 IndexedKind::Dir => true,
@@ -238,7 +258,7 @@ impl Indexed<'_> {
                 EntryKind::Dirs => is_dir,
                 EntryKind::All => true,
             };
-            let relative = Path::new(OsStr::from_bytes(&entry.path[name_start..]));
+            let relative = Path::new(OsStr::from_bytes(relative));
             if !(wanted && self.patterns.matches(relative)) {
                 continue;
             }
@@ -257,7 +277,7 @@ impl Indexed<'_> {
 /// Whether a walked entry is a directory; `None` when it must not be yielded. A symlink that
 /// was not followed is yielded as what it points to, only when that lies inside (a dangling
 /// link counts as outside).
-fn entry_is_dir(roots: &Roots, entry: &Walked, skipped: &SkipCounters) -> Option<bool> {
+pub(crate) fn entry_is_dir(roots: &Roots, entry: &Walked, skipped: &SkipCounters) -> Option<bool> {
     match entry.kind {
         WalkedKind::File => return Some(false),
         WalkedKind::Dir => return Some(true),

@@ -39,13 +39,14 @@
 //! The core stacks in six layers; each imports only the layers below it:
 //! 1. `roots`: validating and resolving paths, opening beneath a root's handle, and every
 //!    symlink decision (follow inside, refuse outside, skip special), made once per entry.
-//! 2. `walk`: listing directories beneath the roots, with ignore files and filters.
+//! 2. `walk`: listing directories beneath the roots, with ignore files and filters (among
+//!    them FFF-style constraints, which the searches also apply to what the index lists).
 //! 3. `index`: the warm index (opt-in): the walk's file list and a content prefilter kept in
 //!    memory and current by a filesystem watcher.
 //! 4. `rank`: signals that rank paths whatever the query: frecency ([`Frecency`], in LMDB)
 //!    and path boost ([`PathBoost`], from a thesaurus). It knows only paths.
-//! 5. `grep` and `glob`: searches over walks, or over the index when it can answer; ordered
-//!    by frecency on request.
+//! 5. `grep`, `glob` and `find`: searches over walks, or over the index when it can answer;
+//!    grep and glob ordered by frecency on request.
 //! 6. [`Sandbox`]: a thin facade that owns the roots, the pattern cache, the index and the
 //!    ranking signals.
 //!
@@ -62,6 +63,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // The layers, lowest first; a module imports only those below it (and the shared modules:
 // `error`, `control`, `pool`, `request`, `result`).
+mod find;
 mod glob;
 mod grep;
 mod index;
@@ -91,11 +93,12 @@ pub use rank::{
     DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE, RELOAD_DEBOUNCE,
 };
 pub use request::{
-    CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder, DEFAULT_GLOB_LIMIT,
-    DEFAULT_GREP_LIMIT,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    DEFAULT_FIND_LIMIT, DEFAULT_GLOB_LIMIT, DEFAULT_GREP_LIMIT,
 };
 pub use result::{
-    ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, Match, Truncation,
+    ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
+    GrepStats, Match, Truncation,
 };
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};

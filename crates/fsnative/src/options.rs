@@ -42,7 +42,9 @@ use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::render::{Format, JsonOptions, StandardOptions};
-use crate::request::{CaseMode, EntryKind, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder};
+use crate::request::{
+    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+};
 use crate::roots::Intent;
 
 /// A caller's options: names (in the caller's [`KeyStyle`]) to JSON-like values.
@@ -130,6 +132,13 @@ impl GlobRequest {
     }
 }
 
+impl FindRequest {
+    /// The request `options` describe (keys in `style`); see the [module docs](self).
+    pub fn from_options(options: &Options, style: KeyStyle) -> Result<FindRequest> {
+        fill(FindRequest::default(), options.iter(), style)
+    }
+}
+
 impl Format {
     /// The render format `options` describe: `format` (`"standard"`, the default, or
     /// `"json"`) and that format's options.
@@ -176,12 +185,14 @@ impl Intent {
 /// An [`ErrorCode::InvalidOption`] error for a value a binding could not convert to JSON at
 /// all (a Python `set`, an integer beyond 64 bits, a string that is not UTF-8): it names the
 /// option and says what it accepts, like every other complaint. `got` describes the value in
-/// the caller's words. `operation` is `grep`, `glob`, `render`, `validate_path` or `Sandbox`.
+/// the caller's words. `operation` is `grep`, `glob`, `find`, `render`, `validate_path` or
+/// `Sandbox`.
 pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> Error {
     let name = canonical(key, style);
     let accepts = match operation {
         "grep" => GrepRequest::field(&name).map(|field| (field.accepts)()),
         "glob" => GlobRequest::field(&name).map(|field| (field.accepts)()),
+        "find" => FindRequest::field(&name).map(|field| (field.accepts)()),
         "render" if name == "format" => Some(Cow::Borrowed(FORMATS)),
         "render" => StandardOptions::field(&name).map(|field| (field.accepts)()),
         "validate_path" if name == "intent" => Some(Intent::accepts()),
@@ -453,7 +464,7 @@ macro_rules! option_fields {
 
 option_fields!(GrepRequest, "grep", [
     patterns | pattern, fixed_strings, case_mode, word, multiline, invert, paths | path,
-    globs | glob, types | type, types_not, hidden, follow_links, no_ignore, max_depth,
+    globs | glob, types | type, types_not, constraints, hidden, follow_links, no_ignore, max_depth,
     max_filesize, search_binary, mode, context, before_context, after_context,
     max_count_per_file, section_end_patterns, limit, max_columns, sort, cursor, timeout_ms,
     threads,
@@ -466,6 +477,7 @@ option_fields!(
         patterns | pattern,
         paths | path,
         case_insensitive,
+        constraints,
         hidden,
         follow_links,
         no_ignore,
@@ -476,6 +488,8 @@ option_fields!(
         timeout_ms,
     ]
 );
+
+option_fields!(FindRequest, "find", [query, path, limit, constraints, timeout_ms]);
 
 option_fields!(StandardOptions, "render", [path_style, with_filename, heading, line_number]);
 
@@ -489,131 +503,4 @@ impl Error {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn options(value: Value) -> Options {
-        match value {
-            Value::Object(map) => map,
-            _ => unreachable!("tests pass objects"),
-        }
-    }
-
-    fn grep_error(value: Value, style: KeyStyle) -> Error {
-        GrepRequest::from_options(&options(value), style).unwrap_err()
-    }
-
-    #[test]
-    fn defaults_and_aliases_come_from_the_core() {
-        let request =
-            GrepRequest::from_options(&options(json!({"pattern": "x", "path": "a"})), KeyStyle::SnakeCase);
-        let expected = GrepRequest { paths: OneOrMany(vec!["a".into()]), ..GrepRequest::new("x") };
-        assert_eq!(request.unwrap(), expected);
-        let glob = GlobRequest::from_options(
-            &options(json!({"patterns": ["*"], "limit": null})),
-            KeyStyle::SnakeCase,
-        );
-        assert_eq!(glob.unwrap().limit, None);
-        let camel = options(json!({"pattern": "x", "maxDepth": 3, "caseMode": "smart", "typesNot": "py"}));
-        let request = GrepRequest::from_options(&camel, KeyStyle::CamelCase).unwrap();
-        assert_eq!((request.max_depth, request.case_mode), (Some(3), CaseMode::Smart));
-        assert_eq!(request.types_not, OneOrMany(vec!["py".into()]));
-    }
-
-    #[test]
-    fn messages_name_the_option_and_what_it_accepts() {
-        let cases = [
-            (json!({"limit": -1}), "grep option `limit` must be a non-negative integer, not -1"),
-            (json!({"context": 1.5}), "grep option `context` must be a non-negative integer, not 1.5"),
-            (json!({"hidden": "yes"}), "grep option `hidden` must be a boolean, not \"yes\""),
-            (
-                json!({"mode": "lines"}),
-                "grep option `mode` must be \"content\", \"files\" or \"count\", not \"lines\"",
-            ),
-            (
-                json!({"paths": ["a", 1]}),
-                "grep option `paths` must be a string or a list of strings, not a list",
-            ),
-            (json!({"bogus": 1}), "unknown grep option `bogus`"),
-            (json!({"max_dpeth": 1}), "unknown grep option `max_dpeth` (did you mean `max_depth`?)"),
-            (json!({"maxDepth": 1}), "unknown grep option `maxDepth` (did you mean `max_depth`?)"),
-        ];
-        for (given, message) in cases {
-            let error = grep_error(given.clone(), KeyStyle::SnakeCase);
-            assert_eq!((error.code(), error.message()), (ErrorCode::InvalidOption, message), "{given}");
-            let key = given.as_object().and_then(|o| o.keys().next().cloned());
-            assert_eq!(error.option(), key.as_deref());
-        }
-        let error = grep_error(json!({"max_depth": 1}), KeyStyle::CamelCase);
-        assert_eq!(error.message(), "unknown grep option `max_depth` (did you mean `maxDepth`?)");
-        let error = grep_error(json!({"maxDepth": -2}), KeyStyle::CamelCase);
-        assert_eq!(error.message(), "grep option `maxDepth` must be a non-negative integer, not -2");
-        let error = grep_error(json!({"pattern": "a", "patterns": "b"}), KeyStyle::SnakeCase);
-        assert_eq!(error.message(), "grep options `pattern` and `patterns` are the same option; give one");
-    }
-
-    #[test]
-    fn render_formats_and_intents() {
-        let standard = Format::from_options(&options(json!({"heading": true})), KeyStyle::SnakeCase).unwrap();
-        assert_eq!(
-            standard,
-            Format::Standard(StandardOptions { heading: true, ..StandardOptions::default() })
-        );
-        let json = Format::from_options(
-            &options(json!({"format": "json", "pathStyle": "relative"})),
-            KeyStyle::CamelCase,
-        );
-        assert!(matches!(
-            json,
-            Ok(Format::Json(JsonOptions { path_style: crate::render::PathStyle::Relative }))
-        ));
-        let error =
-            Format::from_options(&options(json!({"format": "json", "heading": true})), KeyStyle::SnakeCase);
-        assert_eq!(
-            error.unwrap_err().message(),
-            "render option `heading` applies to the standard format only"
-        );
-        let error =
-            Format::from_options(&options(json!({"format": "xml"})), KeyStyle::SnakeCase).unwrap_err();
-        assert_eq!(error.message(), "render option `format` must be \"standard\" or \"json\", not \"xml\"");
-        assert_eq!(Intent::from_options(&Options::new(), KeyStyle::SnakeCase), Ok(Intent::Read));
-        assert_eq!(
-            Intent::from_options(&options(json!({"intent": "write"})), KeyStyle::SnakeCase),
-            Ok(Intent::Write)
-        );
-        let error = Intent::from_options(&options(json!({"intent": "rw"})), KeyStyle::CamelCase).unwrap_err();
-        assert_eq!(error.message(), "validatePath option `intent` must be \"read\" or \"write\", not \"rw\"");
-    }
-
-    #[test]
-    fn every_listed_choice_parses_and_every_field_round_trips() {
-        for name in ["sensitive", "insensitive", "smart"] {
-            assert!(CaseMode::accept(&json!(name)).is_some());
-        }
-        for name in ["content", "files", "count"] {
-            assert!(OutputMode::accept(&json!(name)).is_some());
-        }
-        let names = ["path", "mtime", "frecency", "none", "files", "dirs", "all", "absolute", "relative"];
-        for name in names.into_iter().chain(["read", "write"]) {
-            let parsed =
-                SortOrder::accept(&json!(name)).map(|_| ()).or(EntryKind::accept(&json!(name)).map(|_| ()));
-            let parsed = parsed.or(crate::render::PathStyle::accept(&json!(name)).map(|_| ()));
-            assert!(parsed.or(Intent::accept(&json!(name)).map(|_| ())).is_some(), "{name}");
-        }
-        // Every field of the serde form is in the table, and reads back what serde reads.
-        let full = GrepRequest { limit: None, ..GrepRequest::new("x") };
-        let value = serde_json::to_value(&full).unwrap();
-        assert_eq!(GrepRequest::from_options(&options(value), KeyStyle::SnakeCase), Ok(full));
-        let full = GlobRequest { max_depth: Some(2), ..GlobRequest::new("x") };
-        let value = serde_json::to_value(&full).unwrap();
-        assert_eq!(GlobRequest::from_options(&options(value), KeyStyle::SnakeCase), Ok(full));
-    }
-
-    #[test]
-    fn unconvertible_values_are_named_with_the_option() {
-        let error = unconvertible("grep", "globs", KeyStyle::SnakeCase, "a set");
-        assert_eq!(error.message(), "grep option `globs` must be a string or a list of strings, not a set");
-        assert_eq!((error.code(), error.option()), (ErrorCode::InvalidOption, Some("globs")));
-    }
-}
+mod tests;

@@ -1,4 +1,5 @@
-//! Request types for [`grep`](crate::Sandbox::grep) and [`glob`](crate::Sandbox::glob).
+//! Request types for [`grep`](crate::Sandbox::grep), [`glob`](crate::Sandbox::glob) and
+//! [`find`](crate::Sandbox::find).
 //!
 //! Both deserialize from one neutral snake_case naming (used by the shared conformance
 //! vectors and by the bindings), and every field has a default, so `{}` plus a pattern is a
@@ -98,6 +99,8 @@ pub enum EntryKind {
 pub const DEFAULT_GREP_LIMIT: u64 = 1000;
 /// The default cap on glob entries.
 pub const DEFAULT_GLOB_LIMIT: u64 = 1000;
+/// The default cap on find entries.
+pub const DEFAULT_FIND_LIMIT: u64 = 20;
 
 fn default_grep_limit() -> Option<u64> {
     Some(DEFAULT_GREP_LIMIT)
@@ -105,6 +108,10 @@ fn default_grep_limit() -> Option<u64> {
 
 fn default_glob_limit() -> Option<u64> {
     Some(DEFAULT_GLOB_LIMIT)
+}
+
+fn default_find_limit() -> Option<u64> {
+    Some(DEFAULT_FIND_LIMIT)
 }
 
 /// A content search. See the crate documentation for an example.
@@ -137,6 +144,10 @@ pub struct GrepRequest {
     pub types: OneOrMany,
     /// ripgrep file type names to exclude.
     pub types_not: OneOrMany,
+    /// FFF-style file constraints (`*.rs !test/ src/ type:rust …`), tested on each file's
+    /// path relative to the search path it was found under; see the crate's README. A file
+    /// given as a search path is searched whatever they say.
+    pub constraints: Option<String>,
     /// Visit hidden files and directories (names starting with `.`). `.git` is never visited.
     pub hidden: bool,
     /// Follow symlinks; only those whose target resolves inside the sandbox are followed.
@@ -193,6 +204,7 @@ impl Default for GrepRequest {
             globs: OneOrMany::default(),
             types: OneOrMany::default(),
             types_not: OneOrMany::default(),
+            constraints: None,
             hidden: false,
             follow_links: false,
             no_ignore: false,
@@ -246,6 +258,9 @@ pub struct GlobRequest {
     pub paths: OneOrMany,
     /// Match names case-insensitively.
     pub case_insensitive: bool,
+    /// FFF-style file constraints (`*.rs !test/ src/ type:rust …`), tested on each file's
+    /// path relative to its base, as the patterns are; directories pass them.
+    pub constraints: Option<String>,
     /// Visit hidden files and directories (names starting with `.`). `.git` is never visited.
     pub hidden: bool,
     /// Follow symlinks; only those whose target resolves inside the sandbox are followed.
@@ -271,6 +286,7 @@ impl Default for GlobRequest {
             patterns: OneOrMany::default(),
             paths: OneOrMany::default(),
             case_insensitive: false,
+            constraints: None,
             hidden: false,
             follow_links: false,
             no_ignore: false,
@@ -287,5 +303,46 @@ impl GlobRequest {
     /// A request for one pattern with every other option at its default.
     pub fn new(pattern: impl Into<String>) -> GlobRequest {
         GlobRequest { patterns: OneOrMany(vec![pattern.into()]), ..GlobRequest::default() }
+    }
+}
+
+/// A fuzzy search of file paths, typo-tolerant, best matches first. See the crate's README for
+/// how paths are scored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FindRequest {
+    /// What to look for: one or more whitespace-separated parts, each matched fuzzily
+    /// against the path relative to `path` (all must match). Case is ignored unless the query
+    /// holds an upper-case letter.
+    pub query: String,
+    /// The directory to search (validated; a relative one resolves against the first root).
+    /// `None`: every root.
+    pub path: Option<String>,
+    /// Cap on entries returned; `total` still counts every match. `None`: no cap. Default 20.
+    #[serde(default = "default_find_limit")]
+    pub limit: Option<u64>,
+    /// FFF-style file constraints (`*.rs !test/ src/ type:rust …`), tested on each file's
+    /// path relative to `path`.
+    pub constraints: Option<String>,
+    /// Give up after this many milliseconds and return what was ranked, flagged `timeout`.
+    pub timeout_ms: Option<u64>,
+}
+
+impl Default for FindRequest {
+    fn default() -> Self {
+        FindRequest {
+            query: String::new(),
+            path: None,
+            limit: default_find_limit(),
+            constraints: None,
+            timeout_ms: None,
+        }
+    }
+}
+
+impl FindRequest {
+    /// A request for `query` with every other option at its default.
+    pub fn new(query: impl Into<String>) -> FindRequest {
+        FindRequest { query: query.into(), ..FindRequest::default() }
     }
 }

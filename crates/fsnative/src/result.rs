@@ -1,4 +1,5 @@
-//! Result types of [`grep`](crate::Sandbox::grep) and [`glob`](crate::Sandbox::glob).
+//! Result types of [`grep`](crate::Sandbox::grep), [`glob`](crate::Sandbox::glob) and
+//! [`find`](crate::Sandbox::find).
 //!
 //! They serialize (serde) to the shape the shared conformance vectors compare and the
 //! bindings expose. Paths that are valid UTF-8 serialize as strings; others as
@@ -208,6 +209,65 @@ pub struct GlobResult {
     pub truncated: Option<Truncation>,
     /// What the walk did.
     pub stats: GlobStats,
+}
+
+/// One file found by a fuzzy [`find`](crate::Sandbox::find), with its score and the parts the
+/// score adds up from.
+///
+/// `score` is the sum of the additive parts (`fuzzy`, `filename_bonus`, `exact_bonus`); a
+/// ranking signal added later is one more field, added into `score` the same way.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct FindEntry {
+    /// Absolute path: the canonical base joined with `relative_path` (a symlink keeps its
+    /// own name).
+    #[serde(serialize_with = "serialize_path")]
+    pub path: PathBuf,
+    /// Path relative to the directory searched (`/`-separated): what the query was matched
+    /// against.
+    #[serde(serialize_with = "serialize_path")]
+    pub relative_path: PathBuf,
+    /// The rank: the sum of the parts below. Higher is better.
+    pub score: i64,
+    /// The fuzzy match of the query on the relative path (Smith-Waterman, typos allowed);
+    /// the sum over the query's parts.
+    pub fuzzy: i64,
+    /// The query (after its last `/`) matched inside the file name, rather than in the
+    /// directories: up to a sixth of `fuzzy`, at most 30.
+    pub filename_bonus: i64,
+    /// The query (after its last `/`) is the file name (two fifths of `fuzzy`) or the name
+    /// without its extension (a quarter), ignoring case.
+    pub exact_bonus: i64,
+    /// Query characters the best alignment left unmatched or matched to another character
+    /// (0 for a clean fuzzy match).
+    pub typos: u32,
+}
+
+/// Counters of what a find did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct FindStats {
+    /// Files the query was matched against (after `path` and constraints).
+    pub candidates: u64,
+    /// The candidates came from the warm index (else from a walk).
+    pub indexed: bool,
+    /// Wall-clock time of the call in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+/// The answer to a [`FindRequest`](crate::FindRequest).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct FindResult {
+    /// The best matches, best first, at most `limit`; ties go to the shorter relative path,
+    /// then to path order.
+    pub entries: Vec<FindEntry>,
+    /// How many files matched in all, also past the limit.
+    pub total: u64,
+    /// Set when `entries` holds fewer than `total` (limit) or the search stopped early.
+    pub truncated: Option<Truncation>,
+    /// What the search did.
+    pub stats: FindStats,
 }
 
 /// Serializes a path as a string when it is UTF-8, else as `{"bytes": base64}`.

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::control::CancelToken;
 use crate::error::{Error, ErrorCode, Result};
+use crate::find;
 use crate::glob;
 use crate::grep::{self, MatcherCache, Ranking};
 use crate::index::{Index, IndexOptions, IndexStatus};
@@ -15,8 +16,8 @@ use crate::rank::{
     BoostStatus, Frecency, FrecencyOptions, PathBoost, ThesaurusSource, DEFAULT_BOOST_WEIGHT,
     DEFAULT_MAX_BOOST,
 };
-use crate::request::{GlobRequest, GrepRequest};
-use crate::result::{GlobResult, GrepResult};
+use crate::request::{FindRequest, GlobRequest, GrepRequest};
+use crate::result::{FindResult, GlobResult, GrepResult};
 use crate::roots::{Intent, Roots};
 
 /// A set of allowed root directories and the rules that keep every operation inside them.
@@ -282,5 +283,15 @@ impl Sandbox {
                 "this sandbox has no frecency database (Sandbox option `frecency`)",
             )
         })
+    }
+
+    /// Fuzzy-finds files by path, typo-tolerant, best first. See [`FindRequest`].
+    pub fn find(&self, request: &FindRequest) -> Result<FindResult> {
+        self.find_cancellable(request, &CancelToken::new())
+    }
+
+    /// Like [`find`](Sandbox::find), stoppable from another thread through `cancel`.
+    pub fn find_cancellable(&self, request: &FindRequest, cancel: &CancelToken) -> Result<FindResult> {
+        find::run(&self.roots, self.index.as_deref(), request, cancel)
     }
 }

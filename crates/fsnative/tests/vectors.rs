@@ -9,7 +9,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fsnative::options::{KeyStyle, Options};
-use fsnative::{render, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox, SandboxOptions};
+use fsnative::{
+    render, FindRequest, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox, SandboxOptions,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
 
@@ -161,6 +163,10 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
         "glob" => {
             let request = GlobRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?;
             sandbox.glob(&request).map(|r| to_value(&r)).map_err(code)
+        }
+        "find" => {
+            let request = FindRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?;
+            sandbox.find(&request).map(|r| to_value(&r)).map_err(code)
         }
         "grep" => {
             let object = args.as_object_mut().ok_or("grep args must be an object")?;

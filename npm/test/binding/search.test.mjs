@@ -1,4 +1,4 @@
-// grep, grepText and glob: typed camelCase results, sync and async alike, options checked by
+// grep, grepText, glob and find: typed camelCase results, sync and async alike, options checked by
 // the core and reported as InvalidOptionErrors (TypeErrors) naming the option, and the core's
 // error codes.
 
@@ -174,5 +174,38 @@ describe('glob', () => {
     await assertRejectsWithCode(sandbox.glob({ pattern: '*', path: 'a.txt' }), 'NOT_A_DIRECTORY');
     await assertRejectsNaming(sandbox.glob({ pattern: '*', caseSensitive: true }), 'caseSensitive');
     assert.throws(() => sandbox.globSync({ pattern: '*', kind: 'links' }), (err) => err instanceof TypeError && /kind/.test(err.message));
+  });
+});
+
+describe('find', () => {
+  test('ranks paths best first, typo-tolerant, as typed camelCase objects', async () => {
+    const result = await sandbox.find({ query: 'sr/b' });
+    assert.equal(result.entries[0].relativePath, 'src/b.ts');
+    assert.equal(result.entries[0].path, `${root}/src/b.ts`);
+    const first = result.entries[0];
+    assert.equal(first.score, first.fuzzy + first.filenameBonus + first.exactBonus);
+    assert.deepEqual(Object.keys(first).sort(), ['exactBonus', 'filenameBonus', 'fuzzy', 'path', 'relativePath', 'score', 'typos']);
+    assert.deepEqual(Object.keys(result.stats).sort(), ['candidates', 'elapsedMs', 'indexed']);
+    const typo = await sandbox.find({ query: 'mnay.txt' });
+    assert.equal(typo.entries[0].relativePath, 'many.txt');
+    assert.ok(typo.entries[0].typos > 0);
+  });
+
+  test('findSync gives the same answer as find; limit, path and constraints apply', async () => {
+    const options = { query: 'ts', limit: 1, path: 'src', constraints: '!c.ts' };
+    const result = sandbox.findSync(options);
+    assert.deepEqual(withoutTimings(result), withoutTimings(await sandbox.find(options)));
+    assert.deepEqual(result.entries.map((e) => e.relativePath), ['b.ts']);
+    assert.equal(result.total, 1);
+    assert.equal(sandbox.globSync({ pattern: '**', constraints: '*.ts !c.ts' }).total, 1);
+    assert.equal(sandbox.grepSync({ pattern: 'TODO', constraints: 'src/', mode: 'files' }).files.length, 1);
+  });
+
+  test('errors: codes from the core, TypeErrors for options', async () => {
+    await assertRejectsWithCode(sandbox.find({ query: ' ' }), 'INVALID_ARGUMENT');
+    await assertRejectsWithCode(sandbox.find({ query: 'x', path: 'a.txt' }), 'NOT_A_DIRECTORY');
+    await assertRejectsNaming(sandbox.find({ query: 'x', paths: 'src' }), 'paths');
+    await assertRejectsNaming(sandbox.find({ query: 'x', constraints: 'type:nonesuch' }), 'constraints');
+    assert.throws(() => sandbox.findSync({ query: 'x', limit: -1 }), (err) => err instanceof TypeError && /limit/.test(err.message));
   });
 });

@@ -1,5 +1,6 @@
-//! A search's files from the warm index instead of a walk: the same files in the same order,
-//! less those the content prefilter rules out, which are tallied as searched without a match.
+//! A search's files from the warm index instead of a walk: the same files in the same order
+//! (constraints applied as the walk applies them), less those the content prefilter rules
+//! out, which are tallied as searched without a match.
 
 use std::cmp::Ordering;
 use std::ffi::OsStr;
@@ -8,12 +9,14 @@ use std::os::unix::ffi::OsStrExt;
 use super::cursor::{Position, SortKey};
 use crate::index::{Kind, Prefilter, Unsearched, View};
 use crate::roots::Roots;
-use crate::walk::{SkipCounters, Target};
+use crate::walk::{Constraints, SkipCounters, Target};
 
 /// The index a search reads, and its pattern's prefilter.
 pub(super) struct Indexed<'a> {
     pub view: &'a View<'a>,
     pub roots: &'a Roots,
+    /// Files must pass these (paths relative to the search target), as in a walk.
+    pub constraints: Option<&'a Constraints>,
     pub prefilter: Option<Prefilter>,
 }
 
@@ -44,8 +47,12 @@ impl Indexed<'_> {
         };
         let mut ruled_out = Unsearched::default();
         let dir = target.below_root(self.roots);
+        let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
         for (entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
             if entry.kind != Kind::File || !after_cursor || wholly_before {
+                continue;
+            }
+            if self.constraints.is_some_and(|constraints| !constraints.matches(&entry.path[base..])) {
                 continue;
             }
             if let Some(unsearched) = self.prefilter.as_ref().and_then(|p| p.rules_out(&entry.content)) {

@@ -25,6 +25,7 @@ mod workers;
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::control::{CancelToken, Control};
@@ -33,7 +34,7 @@ use crate::index::Index;
 use crate::request::{GrepRequest, OutputMode, SortOrder};
 use crate::result::GrepResult;
 use crate::roots::{RootDirs, Roots};
-use crate::walk::{self, SkipCounters, WalkOptions};
+use crate::walk::{self, Constraints, SkipCounters, WalkOptions};
 
 pub(crate) use file::no_match;
 pub use file::MAX_BUFFER_BYTES;
@@ -63,6 +64,7 @@ pub(crate) fn run(
     let sections = matcher::build_sections(matchers, request)?;
     let targets = walk::targets(roots, &request.paths.0)?;
     let types = walk::types(&request.types.0, &request.types_not.0)?;
+    let constraints = Constraints::parse(request.constraints.as_deref())?.map(Arc::new);
     let mut walk_options = Vec::with_capacity(targets.len());
     for target in &targets {
         walk_options.push(WalkOptions {
@@ -73,6 +75,7 @@ pub(crate) fn run(
             max_filesize: request.max_filesize,
             overrides: walk::overrides(&roots.paths()[target.root], &request.globs.0)?,
             types: types.clone(),
+            constraints: constraints.clone(),
         });
     }
     let target_paths: Vec<PathBuf> = targets.iter().map(|t| t.path.clone()).collect();
@@ -93,6 +96,7 @@ pub(crate) fn run(
     let indexed = view.as_ref().map(|view| Indexed {
         view,
         roots,
+        constraints: constraints.as_deref(),
         prefilter: view.prefilter(
             &matcher::prefilter_query(matchers, request),
             !request.multiline && !request.search_binary,
@@ -147,8 +151,8 @@ pub(crate) fn run(
 }
 
 /// The index answers searches with the walk's default options (ignore files honoured, hidden
-/// entries and links left out, no glob, type or size filter) in path order; any other search
-/// (mtime and frecency order among them) walks.
+/// entries and links left out, no glob, type or size filter; constraints it applies itself)
+/// in path order; any other search (mtime and frecency order among them) walks.
 fn index_answers(request: &GrepRequest) -> bool {
     !request.hidden
         && !request.follow_links

@@ -8,11 +8,13 @@
 //! before the query began is in the answer. Files changed since they were read are searched,
 //! not ruled out, until a background thread has read them again.
 //!
-//! Its modules: `tree` (one root's entries in walk order), `gram` (what a trigram is),
+//! Its modules: `tree` (one root's entries in walk order), `chars` (which characters a path
+//! holds, for fuzzy path search), `gram` (what a trigram is),
 //! `content` (trigram signatures),
 //! `query` (what a pattern requires), `watch` (inotify), `update` (listing and applying
 //! changes), `reader` (the background thread), `view` (what a search reads).
 
+mod chars;
 mod content;
 mod gram;
 mod query;
@@ -39,6 +41,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::roots::{RootDirs, Roots};
 use crate::walk::WalkOptions;
 
+pub(crate) use chars::{char_set, missing, query_char_set};
 pub(crate) use query::GramQuery;
 pub use reader::NoMatch;
 pub(crate) use tree::{Content, Kind};

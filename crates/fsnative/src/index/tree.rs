@@ -62,13 +62,16 @@ pub(crate) struct Entry {
     /// not installed.
     pub generation: u32,
     pub content: Content,
+    /// The characters of `path` (see [`super::chars`]).
+    pub chars: u64,
 }
 
 impl Entry {
     /// A new entry of `kind` at `path`, its content unknown.
     pub fn new(path: Box<[u8]>, kind: Kind, skips: ListingSkips) -> Entry {
         let depth = u16::try_from(depth_of(&path)).unwrap_or(u16::MAX);
-        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown }
+        let chars = super::chars::char_set(&path);
+        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown, chars }
     }
 }
 

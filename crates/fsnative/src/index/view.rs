@@ -92,7 +92,7 @@ impl<'a> View<'a> {
         let tree = &self.state.trees[root];
         let range = tree.below(dir).unwrap_or(0..0);
         let start = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
-        let listed = move |depth: usize| !max_depth.is_some_and(|max| depth >= max);
+        let listed = move |depth: usize| max_depth.is_none_or(|max| depth < max);
         if listed(0) {
             self.skips(root, dir).add_to(skipped);
         }

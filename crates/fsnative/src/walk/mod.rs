@@ -10,16 +10,19 @@
 //! a caller that wants the whole tree can have it listed by several threads. The `ignore`
 //! crate supplies the gitignore, glob-override and file-type matchers.
 //!
-//! Its modules stack without a loop: `entry` (what a walk yields) and `scope` (targets and
-//! options) at the bottom; `queue` (directories listed by several threads) and `ignore_files`
+//! Its modules stack without a loop: `constraints` (FFF-style file constraints, a matcher
+//! like the `ignore` crate's), `entry` (what a walk yields) and `scope` (targets and options)
+//! at the bottom; `queue` (directories listed by several threads) and `ignore_files`
 //! on them; `walker` on top.
 
+mod constraints;
 mod entry;
 mod ignore_files;
 mod queue;
 mod scope;
 mod walker;
 
+pub(crate) use constraints::{types, Constraints};
 pub(crate) use entry::{modified_ns, SkipCounters, Walked, WalkedKind};
-pub(crate) use scope::{overrides, targets, types, Target, WalkOptions};
+pub(crate) use scope::{overrides, targets, Target, WalkOptions};
 pub(crate) use walker::{DirNode, Walker};

@@ -2,9 +2,12 @@
 
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ignore::overrides::Override;
 use ignore::types::Types;
+
+use super::constraints::Constraints;
 
 use crate::roots::{Intent, Roots};
 
@@ -37,6 +40,8 @@ pub(crate) struct WalkOptions {
     pub max_filesize: Option<u64>,
     pub overrides: Option<Override>,
     pub types: Option<Types>,
+    /// FFF-style constraints on the files walked (paths relative to the walk's start).
+    pub constraints: Option<Arc<Constraints>>,
 }
 
 /// Validates each requested path (read intent) into a [`Target`]; none means every root,
@@ -70,25 +75,6 @@ pub(crate) fn overrides(root: &Path, globs: &[String]) -> crate::Result<Option<O
         builder.add(glob).map_err(|e| invalid_glob(glob, &e))?;
     }
     builder.build().map(Some).map_err(|e| invalid_glob(&globs.join(" "), &e))
-}
-
-/// File type filters by ripgrep's type names.
-pub(crate) fn types(select: &[String], negate: &[String]) -> crate::Result<Option<Types>> {
-    if select.is_empty() && negate.is_empty() {
-        return Ok(None);
-    }
-    let mut builder = ignore::types::TypesBuilder::new();
-    builder.add_defaults();
-    for name in select {
-        builder.select(name);
-    }
-    for name in negate {
-        builder.negate(name);
-    }
-    builder
-        .build()
-        .map(Some)
-        .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidArgument, format!("file types: {e}")))
 }
 
 fn invalid_glob(glob: &str, err: &ignore::Error) -> crate::Error {

@@ -32,6 +32,8 @@ pub(crate) struct DirNode {
     /// ...unless a followed link on the way puts it elsewhere.
     at: Option<Location>,
     depth: usize,
+    /// Where the path below the walk's start begins in `path` (and in its entries' paths).
+    base: usize,
     ignores: Option<Arc<IgnoreLevel>>,
     /// Kept only when links are followed.
     ancestors: Option<Arc<Ancestor>>,
@@ -118,7 +120,9 @@ impl<'a> Walker<'a> {
             .then(|| identity(&target.path))
             .flatten()
             .map(|identity| Arc::new(Ancestor { identity, parent: None }));
-        DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, ignores, ancestors }
+        let start = target.path.as_os_str().as_bytes();
+        let base = start.len() + usize::from(!start.ends_with(b"/"));
+        DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, base, ignores, ancestors }
     }
 
     /// The entries of `dir` that pass the filters, sorted by name (none once interrupted);
@@ -165,7 +169,7 @@ impl<'a> Walker<'a> {
             IgnoreLevel::load(handle.as_fd(), &dir.path, &entries, dir.ignores.clone())
         };
         let ignores = ignores.or_else(|| dir.ignores.clone());
-        let descend_allowed = !self.options.max_depth.is_some_and(|max| dir.depth + 1 >= max);
+        let descend_allowed = self.options.max_depth.is_none_or(|max| dir.depth + 1 < max);
         let mut children = Vec::with_capacity(entries.len());
         // Each entry's name follows its directory's path and a separator.
         let dir_bytes = dir.path.as_os_str().as_bytes();
@@ -193,6 +197,7 @@ impl<'a> Walker<'a> {
                 root: dir.root,
                 at: at.clone(),
                 depth: dir.depth + 1,
+                base: dir.base,
                 ignores: ignores.clone(),
             });
             children.push(Listed { item: Some(Walked { path, kind, at }), descend });
@@ -234,7 +239,7 @@ impl<'a> Walker<'a> {
                 return None;
             }
         }
-        if self.filtered_out(path, name, is_dir, ignores) {
+        if self.filtered_out(path, name, is_dir, ignores) || self.constrained_out(path, is_dir, dir.base) {
             return None;
         }
         if let (Some(max), false) = (self.options.max_filesize, is_dir) {
@@ -271,6 +276,13 @@ impl<'a> Walker<'a> {
             _ => None,
         };
         Some((kind, link))
+    }
+
+    /// The walk's constraints leave out the file at `path` (its path below the walk's start
+    /// begins at `base`); directories are never left out by them.
+    fn constrained_out(&self, path: &Path, is_dir: bool, base: usize) -> bool {
+        let relative = path.as_os_str().as_bytes().get(base..).unwrap_or_default();
+        !is_dir && self.options.constraints.as_ref().is_some_and(|constraints| !constraints.matches(relative))
     }
 
     /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's

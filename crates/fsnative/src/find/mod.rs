@@ -1,0 +1,232 @@
+//! Fuzzy path search: the files below a directory, ranked by how well their paths match a
+//! typo-tolerant query, on the walking and roots layers (and the index when it can answer).
+//!
+//! The files are those a glob of `**` finds (the walk's default options: ignore files
+//! honoured, hidden entries left out, links not followed but kept when they lead to a file
+//! inside), less those the constraints leave out. They come from the warm index when it is
+//! ready, else from a walk. Each relative path is matched and scored by [`score`]; the best
+//! `limit` are returned.
+//!
+//! Its modules: `score` (the query, the matcher and the score's parts).
+
+mod score;
+
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::control::{default_threads, CancelToken, Control};
+use crate::error::{Error, ErrorCode, Result};
+use crate::glob::entry_is_dir;
+use crate::index::{char_set, Index, Kind, View};
+use crate::request::FindRequest;
+use crate::result::{FindEntry, FindResult, FindStats, Truncation};
+use crate::roots::{RootDirs, Roots};
+use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
+
+use score::{Query, Ranked};
+
+/// A file the query is matched against.
+struct Candidate<'v> {
+    /// Its path relative to the directory searched, as the matcher reads it: borrowed from
+    /// the index or walked, decoded lossily when it is not UTF-8...
+    text: Cow<'v, str>,
+    /// ...and then its bytes as they are.
+    raw: Option<Box<[u8]>>,
+    /// The search target it lies below.
+    target: usize,
+    /// A link that was not followed: kept only if it leads to a file inside.
+    symlink: bool,
+}
+
+impl<'v> Candidate<'v> {
+    fn new(relative: Cow<'v, [u8]>, target: usize, symlink: bool) -> Candidate<'v> {
+        let (text, raw) = match relative {
+            Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => (Cow::Borrowed(text), None),
+                Err(_) => (String::from_utf8_lossy(bytes), Some(bytes.into())),
+            },
+            Cow::Owned(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => (Cow::Owned(text), None),
+                Err(e) => (
+                    Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                    Some(e.into_bytes().into()),
+                ),
+            },
+        };
+        Candidate { text, raw, target, symlink }
+    }
+
+    /// The path relative to the directory searched.
+    fn relative(&self) -> &Path {
+        let bytes = self.raw.as_deref().unwrap_or(self.text.as_bytes());
+        Path::new(OsStr::from_bytes(bytes))
+    }
+}
+
+impl AsRef<str> for Candidate<'_> {
+    fn as_ref(&self) -> &str {
+        &self.text
+    }
+}
+
+/// Runs `request` inside `roots`, from `index` when it can answer.
+pub(crate) fn run(
+    roots: &Roots,
+    index: Option<&Index>,
+    request: &FindRequest,
+    cancel: &CancelToken,
+) -> Result<FindResult> {
+    let started = Instant::now();
+    let control = Control::new(cancel, request.timeout_ms);
+    let query = Query::parse(&request.query)?;
+    let constraints = Constraints::parse(request.constraints.as_deref())?;
+    // No path: every root, each file relative to its root.
+    let targets = walk::targets(roots, request.path.as_slice())?;
+    if let Some(file) = targets.iter().find(|t| !t.is_dir) {
+        return Err(Error::new(
+            ErrorCode::NotADirectory,
+            format!("find base {} is not a directory", file.path.display()),
+        )
+        .with_path(&file.path));
+    }
+    // What the index's listings left out is not reported by a find.
+    let skipped = SkipCounters::default();
+    let view = index.and_then(Index::view);
+    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
+    let shared = constraints.clone().map(Arc::new);
+    let mut candidates = Vec::new();
+    let mut considered = 0;
+    for (number, target) in targets.iter().enumerate() {
+        considered += match &view {
+            Some(view) => from_index(
+                view,
+                roots,
+                target,
+                number,
+                constraints.as_ref(),
+                &skipped,
+                &query,
+                &mut candidates,
+            ),
+            None => from_walk(roots, target, number, shared.clone(), &control, &query, &mut candidates)?,
+        };
+    }
+    let truncated = control.interruption();
+    let mut result = rank(roots, &targets, &candidates, &query, request.limit);
+    result.stats.candidates = considered as u64;
+    result.truncated = truncated.or(result.truncated);
+    result.stats.indexed = view.is_some();
+    result.stats.elapsed_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(result)
+}
+
+/// Adds the files below `target` (search target `number`) in the index that `query` may
+/// match to `candidates`, in walk order; returns how many files there are.
+#[allow(clippy::too_many_arguments)]
+fn from_index<'v>(
+    view: &'v View<'_>,
+    roots: &Roots,
+    target: &Target,
+    number: usize,
+    constraints: Option<&Constraints>,
+    skipped: &'v SkipCounters,
+    query: &Query,
+    candidates: &mut Vec<Candidate<'v>>,
+) -> usize {
+    let dir = target.below_root(roots);
+    let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let mut count = 0;
+    for (entry, _, _) in view.walk(target.root, dir, None, None, skipped) {
+        if !matches!(entry.kind, Kind::File | Kind::Symlink)
+            || constraints.is_some_and(|c| !c.matches(&entry.path[base..]))
+        {
+            continue;
+        }
+        count += 1;
+        // The characters of the path below the root: those below the target and maybe more,
+        // so a path is never skipped that could match.
+        if query.may_match(entry.chars) {
+            let relative = Cow::Borrowed(&entry.path[base..]);
+            candidates.push(Candidate::new(relative, number, entry.kind == Kind::Symlink));
+        }
+    }
+    count
+}
+
+/// Adds the files below `target` (search target `number`), walked in path order, that
+/// `query` may match to `candidates`; returns how many files there are.
+fn from_walk(
+    roots: &Roots,
+    target: &Target,
+    number: usize,
+    constraints: Option<Arc<Constraints>>,
+    control: &Control,
+    query: &Query,
+    candidates: &mut Vec<Candidate<'_>>,
+) -> Result<usize> {
+    let dirs = RootDirs::open(roots)?;
+    let options = WalkOptions { constraints, ..WalkOptions::default() };
+    let skipped = SkipCounters::default();
+    let base = target.path.as_os_str().as_bytes();
+    let base = base.len() + usize::from(!base.ends_with(b"/"));
+    let mut count = 0;
+    let prepare = |walked: Walked| {
+        (walked.kind != WalkedKind::Dir).then(|| {
+            let relative = &walked.path.as_os_str().as_bytes()[base..];
+            let symlink = walked.kind == WalkedKind::Symlink;
+            query
+                .may_match(char_set(relative))
+                .then(|| Candidate::new(Cow::Owned(relative.to_vec()), number, symlink))
+        })
+    };
+    Walker::new(&dirs, &options, &skipped, control).run_all(target, default_threads(), prepare, |file| {
+        count += 1;
+        candidates.extend(file);
+        true
+    });
+    Ok(count)
+}
+
+/// Scores the candidates and keeps the best `limit`.
+fn rank(
+    roots: &Roots,
+    targets: &[Target],
+    candidates: &[Candidate<'_>],
+    query: &Query,
+    limit: Option<u64>,
+) -> FindResult {
+    let absolute = |at: usize| {
+        let candidate = &candidates[at];
+        targets[candidate.target].path.join(candidate.relative())
+    };
+    // Links count only when they lead to a file inside the sandbox, as in a glob.
+    let skipped = SkipCounters::default();
+    let keep = |at: usize| {
+        !candidates[at].symlink || {
+            let link = Walked { path: absolute(at), kind: WalkedKind::Symlink, at: None };
+            entry_is_dir(roots, &link, &skipped) == Some(false)
+        }
+    };
+    let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
+    let ranked = query.rank(candidates, keep, limit, default_threads());
+    let entries = ranked
+        .best
+        .into_iter()
+        .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus, typos }| FindEntry {
+            path: absolute(at),
+            relative_path: candidates[at].relative().to_path_buf(),
+            score: fuzzy + filename_bonus + exact_bonus,
+            fuzzy,
+            filename_bonus,
+            exact_bonus,
+            typos,
+        })
+        .collect::<Vec<_>>();
+    let total = ranked.total as u64;
+    let truncated = (total > entries.len() as u64).then_some(Truncation::Limit);
+    FindResult { entries, total, truncated, stats: FindStats::default() }
+}

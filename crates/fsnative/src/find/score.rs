@@ -1,0 +1,325 @@
+//! The query, the matcher and the parts of a score.
+//!
+//! # The matcher: `neo_frizbee`
+//!
+//! Each part of the query is matched against each relative path by `neo_frizbee` (the matcher
+//! of fff): Smith-Waterman with affine gaps, computed with SIMD, which allows typos in the
+//! alignment itself (a query character left out or matched to another one costs a penalty,
+//! not the match) and rejects most paths with a SIMD prefilter that counts the query's
+//! characters missing from the path before any alignment is computed.
+//!
+//! It was chosen over `nucleo-matcher` plus a typo pass of our own, measured on the bench's
+//! trees (see the README's "Find" section for the figures): on 100,000 paths frizbee ranked
+//! and matched within the same few milliseconds as nucleo without typos, while nucleo with a
+//! typo pass (a bit-parallel longest-common-subsequence count over the paths nucleo rejects)
+//! took about twice as long; both put the intended file first on the same labelled queries
+//! when typos were allowed, but only frizbee scores a typo'd match by the same alignment as a
+//! clean one (the pass has to invent a second scale). frizbee is also MIT-licensed (nucleo is
+//! MPL-2.0) and is what fff ranks with, so fsnative's order is comparable with fff's.
+//!
+//! # The score
+//!
+//! `fuzzy` is frizbee's alignment score, summed over the query's parts. The last part (after
+//! its last `/`, the part a user types for the file name) earns a `filename_bonus` when its
+//! best alignment ends inside the file name, or, failing that, when it matches the file name
+//! alone (then scaled by how good that match is), and an `exact_bonus` when it is the file
+//! name or the name without its extension. Ties go to the shorter path, then to path order.
+
+use std::cmp::Reverse;
+
+use neo_frizbee::{Config, Matcher, SortStrategy};
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::index::{missing, query_char_set};
+
+/// The longest query accepted, in bytes.
+const MAX_QUERY_BYTES: usize = 1024;
+
+/// One whitespace-separated part of a query.
+struct Part {
+    needle: String,
+    /// The needle after its last `/`: what is compared with the file name.
+    name: String,
+    config: Config,
+    /// The needle's characters (see [`query_char_set`]) and how many may be missing.
+    chars: u64,
+    typos: u16,
+}
+
+impl Part {
+    fn new(needle: &str) -> Part {
+        let name = needle.rsplit('/').next().unwrap_or(needle).to_owned();
+        let typos = typos_allowed(needle);
+        let config = Config { max_typos: Some(typos), sort: SortStrategy::Unsorted, ..Config::default() };
+        Part { needle: needle.to_owned(), name, config, chars: query_char_set(needle), typos }
+    }
+}
+
+/// Typos allowed in a needle of this many characters: a quarter of them, at least 2 and at
+/// most 6 (FFF's rule), and never more than half of them (so a short needle still has to be
+/// mostly there).
+fn typos_allowed(needle: &str) -> u16 {
+    let chars = needle.chars().count();
+    let allowed = (chars / 4).clamp(2, 6).min(chars / 2);
+    u16::try_from(allowed).unwrap_or(0)
+}
+
+/// A parsed query.
+pub(super) struct Query {
+    parts: Vec<Part>,
+}
+
+/// One of the best matches.
+pub(super) struct Ranked {
+    /// Its position in the texts ranked.
+    pub at: usize,
+    pub fuzzy: i64,
+    pub filename_bonus: i64,
+    pub exact_bonus: i64,
+    pub typos: u32,
+}
+
+/// The outcome of a ranking.
+pub(super) struct Ranking {
+    /// Texts that matched (and were kept).
+    pub total: usize,
+    /// The best of them, best first.
+    pub best: Vec<Ranked>,
+}
+
+/// A match while it is scored.
+#[derive(Clone, Copy)]
+struct Scored {
+    at: usize,
+    fuzzy: i64,
+    /// Where the last part's alignment ends (a byte offset in the text).
+    end: usize,
+    filename_bonus: i64,
+    exact_bonus: i64,
+    /// The alignment ended in the directories: the file name may still match alone.
+    in_dirs: bool,
+}
+
+impl Scored {
+    fn score(&self) -> i64 {
+        self.fuzzy + self.filename_bonus + self.exact_bonus
+    }
+}
+
+impl Query {
+    /// Splits `query` into its whitespace-separated parts; at least one is required.
+    pub fn parse(query: &str) -> Result<Query> {
+        if query.len() > MAX_QUERY_BYTES {
+            return Err(Error::new(
+                ErrorCode::PatternTooLarge,
+                format!(
+                    "the find query is {} bytes long; at most {MAX_QUERY_BYTES} are accepted",
+                    query.len()
+                ),
+            ));
+        }
+        let parts: Vec<Part> = query.split_whitespace().map(Part::new).collect();
+        if parts.is_empty() {
+            return Err(Error::new(ErrorCode::InvalidArgument, "find needs a query"));
+        }
+        Ok(Query { parts })
+    }
+
+    /// Whether a path holding the characters `chars` (see [`char_set`](crate::index::char_set))
+    /// may match: no part misses more characters than the typos it allows. Cheap; the
+    /// matcher's verdict is final.
+    pub fn may_match(&self, chars: u64) -> bool {
+        self.parts.iter().all(|part| missing(part.chars, chars) <= u32::from(part.typos))
+    }
+
+    /// Matches every text, drops the matches `keep` refuses, and returns how many are left
+    /// and the best `limit` of them.
+    pub fn rank<T: AsRef<str> + Sync>(
+        &self,
+        texts: &[T],
+        keep: impl Fn(usize) -> bool,
+        limit: usize,
+        threads: usize,
+    ) -> Ranking {
+        let mut scored = self.matches(texts, threads);
+        scored.retain(|s| keep(s.at));
+        let total = scored.len();
+        let last = self.parts.last().expect("a query has a part");
+        for s in &mut scored {
+            bonuses(s, texts[s.at].as_ref(), last);
+        }
+        let key = |s: &Scored| (Reverse(s.score()), texts[s.at].as_ref().len(), s.at);
+        if limit == 0 {
+            scored.clear();
+        } else if limit < scored.len() {
+            // Only a match that could still reach the best `limit` is matched against its
+            // file name alone: bonuses only raise a score.
+            let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
+            let reach = |s: &Scored| s.in_dirs && s.score() + name_bonus_cap(s.fuzzy) >= threshold;
+            name_matches(&mut scored, texts, last, reach);
+            scored.select_nth_unstable_by_key(limit - 1, key);
+            scored.truncate(limit);
+        } else {
+            name_matches(&mut scored, texts, last, |s| s.in_dirs);
+        }
+        scored.sort_unstable_by_key(key);
+        let best = scored
+            .into_iter()
+            .map(|s| Ranked {
+                at: s.at,
+                fuzzy: s.fuzzy,
+                filename_bonus: s.filename_bonus,
+                exact_bonus: s.exact_bonus,
+                typos: self.typos(texts[s.at].as_ref()),
+            })
+            .collect();
+        Ranking { total, best }
+    }
+
+    /// The texts every part matches, with their summed scores.
+    fn matches<T: AsRef<str> + Sync>(&self, texts: &[T], threads: usize) -> Vec<Scored> {
+        let (first, rest) = self.parts.split_first().expect("a query has a part");
+        let mut scored: Vec<Scored> = Matcher::new(first.needle.as_str(), &first.config)
+            .match_list_parallel(texts, threads)
+            .into_iter()
+            .map(|m| Scored {
+                at: m.index as usize,
+                fuzzy: i64::from(m.score),
+                end: usize::from(m.end_col),
+                filename_bonus: 0,
+                exact_bonus: 0,
+                in_dirs: false,
+            })
+            .collect();
+        for part in rest {
+            let subset: Vec<&str> = scored.iter().map(|s| texts[s.at].as_ref()).collect();
+            let found =
+                Matcher::new(part.needle.as_str(), &part.config).match_list_parallel(&subset, threads);
+            let mut next: Vec<Scored> = found
+                .into_iter()
+                .map(|m| {
+                    let s = scored[m.index as usize];
+                    Scored { fuzzy: s.fuzzy + i64::from(m.score), end: usize::from(m.end_col), ..s }
+                })
+                .collect();
+            next.sort_unstable_by_key(|s| s.at);
+            scored = next;
+        }
+        scored
+    }
+
+    /// Query characters that the best alignments leave unmatched or match to another one.
+    fn typos(&self, text: &str) -> u32 {
+        self.parts
+            .iter()
+            .map(|part| {
+                let matched = Matcher::new(part.needle.as_str(), &part.config)
+                    .match_list_indices(&[text])
+                    .first()
+                    .map_or(0, |m| m.indices.len());
+                u32::try_from(part.needle.chars().count().saturating_sub(matched)).unwrap_or(u32::MAX)
+            })
+            .sum()
+    }
+}
+
+/// The most a name match may add: a sixth of the fuzzy score, at most 30.
+fn name_bonus_cap(fuzzy: i64) -> i64 {
+    (fuzzy / 6).min(30)
+}
+
+/// Sets the bonuses that need no second match: the exact name, and the alignment of `part`
+/// ending inside the file name.
+fn bonuses(s: &mut Scored, text: &str, part: &Part) {
+    let name_start = text.rfind('/').map_or(0, |slash| slash + 1);
+    let name = &text[name_start..];
+    let stem = name.rfind('.').filter(|&dot| dot > 0).map_or(name, |dot| &name[..dot]);
+    s.exact_bonus = if part.name.eq_ignore_ascii_case(name) {
+        s.fuzzy * 2 / 5
+    } else if part.name.eq_ignore_ascii_case(stem) {
+        s.fuzzy / 4
+    } else {
+        0
+    };
+    // Where the alignment of the name part starts, roughly: its end less its length.
+    let starts = (s.end + 1).saturating_sub(part.name.len());
+    if starts >= name_start && !part.name.is_empty() {
+        s.filename_bonus = name_bonus_cap(s.fuzzy);
+    } else {
+        s.in_dirs = !part.name.is_empty();
+    }
+}
+
+/// For the matches `wanted` picks, whose alignment ended in the directories: matches the
+/// name part against the file name alone, and gives the name bonus scaled by that match.
+fn name_matches<T: AsRef<str>>(
+    scored: &mut [Scored],
+    texts: &[T],
+    part: &Part,
+    wanted: impl Fn(&Scored) -> bool,
+) {
+    let picked: Vec<usize> = (0..scored.len()).filter(|&i| wanted(&scored[i])).collect();
+    if picked.is_empty() {
+        return;
+    }
+    let names: Vec<&str> = picked
+        .iter()
+        .map(|&i| {
+            let text = texts[scored[i].at].as_ref();
+            &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
+        })
+        .collect();
+    let config = Config { max_typos: Some(typos_allowed(&part.name)), ..part.config };
+    // A perfect name match scores about 16 per character.
+    let perfect = i64::try_from(part.name.len() * 16).unwrap_or(i64::MAX).max(1);
+    for m in Matcher::new(part.name.as_str(), &config).match_list(&names) {
+        let s = &mut scored[picked[m.index as usize]];
+        s.filename_bonus = name_bonus_cap(s.fuzzy) * i64::from(m.score).min(perfect) / perfect;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rank(query: &str, texts: &[&str], limit: usize) -> Vec<(String, Ranked)> {
+        let ranking = Query::parse(query).unwrap().rank(texts, |_| true, limit, 1);
+        ranking.best.into_iter().map(|r| (texts[r.at].to_string(), r)).collect()
+    }
+
+    #[test]
+    fn typos_allowed_follow_fff_but_keep_half_the_needle() {
+        let allowed: Vec<u16> =
+            [1, 2, 3, 4, 8, 12, 24, 40].iter().map(|&n| typos_allowed(&"x".repeat(n))).collect();
+        assert_eq!(allowed, [0, 1, 1, 2, 2, 3, 6, 6]);
+    }
+
+    #[test]
+    fn exact_names_and_name_regions_win() {
+        let found = rank("config", &["config/a.py", "lib/config.py", "lib/my_config_x.py"], 10);
+        assert_eq!(found[0].0, "lib/config.py");
+        assert!(found[0].1.exact_bonus > 0 && found[0].1.filename_bonus > 0);
+        let names: Vec<&str> = found.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(names, ["lib/config.py", "lib/my_config_x.py", "config/a.py"]);
+    }
+
+    #[test]
+    fn typos_are_counted_and_ties_go_to_the_shorter_path_then_the_first() {
+        let found = rank("hanlder", &["src/b/handler.rs", "src/handler.rs", "src/a/handler.rs"], 10);
+        let names: Vec<&str> = found.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(names, ["src/handler.rs", "src/b/handler.rs", "src/a/handler.rs"]);
+        assert_eq!(found[0].1.typos, 1);
+        assert_eq!(rank("handler", &["src/handler.rs"], 1)[0].1.typos, 0);
+    }
+
+    #[test]
+    fn parts_must_all_match_and_limits_keep_the_best() {
+        let texts = ["a/parser.rs", "b/lexer.rs", "c/parser.py"];
+        let found = rank("parser rs", &texts, 10);
+        assert_eq!(found[0].0, "a/parser.rs");
+        assert!(rank("zzzz qqqq", &texts, 10).is_empty());
+        assert_eq!(rank("parser", &texts, 1).len(), 1);
+        assert!(rank("parser", &texts, 0).is_empty());
+        assert_eq!(Query::parse("  ").err().map(|e| e.code()), Some(ErrorCode::InvalidArgument));
+    }
+}
