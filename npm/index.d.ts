@@ -295,7 +295,7 @@ export interface FindOptions {
 
 /**
  * One file a find ranked. `score` is the sum of the additive parts (`fuzzy`, `filenameBonus`,
- * `exactBonus`); a ranking signal added later is one more such field.
+ * `exactBonus`, `pathBoost`, `frecency`).
  */
 export interface FindEntry {
   /** Absolute path: the canonical base joined with `relativePath`. */
@@ -310,6 +310,10 @@ export interface FindEntry {
   filenameBonus: number;
   /** The query (after its last `/`) is the file name (2/5 of `fuzzy`) or the name without its extension (1/4). */
   exactBonus: number;
+  /** The thesaurus concepts the path (relative to its root) mentions, times `boostWeight`, at most `maxBoost`; 0 without a thesaurus. */
+  pathBoost: number;
+  /** The file's frecency in points (4 per unit, rounded); 0 without a frecency database. */
+  frecency: number;
   /** Query characters the best alignment left unmatched or matched to another one. */
   typos: number;
 }

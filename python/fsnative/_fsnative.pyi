@@ -606,7 +606,7 @@ class FindResult(_Record):
 @final
 class FindEntry(_Record):
     """One file a find ranked. ``score`` is the sum of the additive parts (``fuzzy``,
-    ``filename_bonus``, ``exact_bonus``); a ranking signal added later is one more."""
+    ``filename_bonus``, ``exact_bonus``, ``path_boost``, ``frecency``)."""
 
     @property
     def path(self) -> str:
@@ -633,6 +633,15 @@ class FindEntry(_Record):
     def exact_bonus(self) -> int:
         """The query (after its last ``/``) is the file name, or the name without its
         extension."""
+
+    @property
+    def path_boost(self) -> int:
+        """The thesaurus concepts the path (relative to its root) mentions, times the
+        weight, capped; 0 without a thesaurus."""
+
+    @property
+    def frecency(self) -> int:
+        """The file's frecency in points (4 per unit, rounded); 0 without a database."""
 
     @property
     def typos(self) -> int:

@@ -479,7 +479,7 @@ view! {
 
 view! {
     /// One file a find ranked: `score` is the sum of the additive parts (`fuzzy`,
-    /// `filename_bonus`, `exact_bonus`).
+    /// `filename_bonus`, `exact_bonus`, `path_boost`, `frecency`).
     FindEntry over fsnative::FindResult { index: usize } => fsnative::FindEntry = |view| &view.result.entries[view.index];
     attributes {
         /// Absolute path (the canonical base joined with `relative_path`).
@@ -494,6 +494,10 @@ view! {
         filename_bonus,
         /// The query (after its last `/`) is the file name, or the name without its extension.
         exact_bonus,
+        /// The thesaurus concepts the path mentions, times the weight, capped; 0 without one.
+        path_boost,
+        /// The file's frecency in points (4 per unit, rounded); 0 without a database.
+        frecency,
         /// Query characters the best alignment left unmatched or matched to another one.
         typos,
     }

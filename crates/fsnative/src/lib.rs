@@ -83,6 +83,7 @@ pub mod render;
 
 pub use control::CancelToken;
 pub use error::{catch_panic, Error, ErrorCode, Result};
+pub use find::FRECENCY_POINTS;
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
 pub use index::{
     IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,

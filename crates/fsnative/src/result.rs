@@ -214,8 +214,8 @@ pub struct GlobResult {
 /// One file found by a fuzzy [`find`](crate::Sandbox::find), with its score and the parts the
 /// score adds up from.
 ///
-/// `score` is the sum of the additive parts (`fuzzy`, `filename_bonus`, `exact_bonus`); a
-/// ranking signal added later is one more field, added into `score` the same way.
+/// `score` is the sum of the additive parts: the match's (`fuzzy`, `filename_bonus`,
+/// `exact_bonus`) and the sandbox's ranking signals (`path_boost`, `frecency`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
 pub struct FindEntry {
@@ -238,6 +238,12 @@ pub struct FindEntry {
     /// The query (after its last `/`) is the file name (two fifths of `fuzzy`) or the name
     /// without its extension (a quarter), ignoring case.
     pub exact_bonus: i64,
+    /// The thesaurus concepts the path (relative to its root) mentions, times the weight,
+    /// capped (Sandbox options `thesaurus`, `boost_weight`, `max_boost`); 0 without one.
+    pub path_boost: i64,
+    /// The file's frecency (Sandbox option `frecency`) in points:
+    /// [`FRECENCY_POINTS`](crate::FRECENCY_POINTS) per unit, rounded; 0 without a database.
+    pub frecency: i64,
     /// Query characters the best alignment left unmatched or matched to another character
     /// (0 for a clean fuzzy match).
     pub typos: u32,

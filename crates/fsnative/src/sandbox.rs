@@ -292,6 +292,7 @@ impl Sandbox {
 
     /// Like [`find`](Sandbox::find), stoppable from another thread through `cancel`.
     pub fn find_cancellable(&self, request: &FindRequest, cancel: &CancelToken) -> Result<FindResult> {
-        find::run(&self.roots, self.index.as_deref(), request, cancel)
+        let signals = find::Signals { frecency: self.frecency.as_ref(), boost: self.boost.as_deref() };
+        find::run(&self.roots, self.index.as_deref(), &signals, request, cancel)
     }
 }

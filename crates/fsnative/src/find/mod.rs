@@ -10,6 +10,7 @@
 //! Its modules: `score` (the query, the matcher and the score's parts).
 
 mod score;
+mod signals;
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -28,6 +29,8 @@ use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
 use score::{Query, Ranked};
+pub(crate) use signals::Signals;
+pub use signals::FRECENCY_POINTS;
 
 /// A file the query is matched against.
 struct Candidate<'v> {
@@ -77,6 +80,7 @@ impl AsRef<str> for Candidate<'_> {
 pub(crate) fn run(
     roots: &Roots,
     index: Option<&Index>,
+    signals: &Signals<'_>,
     request: &FindRequest,
     cancel: &CancelToken,
 ) -> Result<FindResult> {
@@ -116,7 +120,7 @@ pub(crate) fn run(
         };
     }
     let truncated = control.interruption();
-    let mut result = rank(roots, &targets, &candidates, &query, request.limit);
+    let mut result = rank(roots, &targets, &candidates, &query, signals, request.limit)?;
     result.stats.candidates = considered as u64;
     result.truncated = truncated.or(result.truncated);
     result.stats.indexed = view.is_some();
@@ -191,14 +195,16 @@ fn from_walk(
     Ok(count)
 }
 
-/// Scores the candidates and keeps the best `limit`.
+/// Scores the candidates and keeps the best `limit`. With ranking signals, four times as
+/// many are kept by their match alone, then ranked again with the signals added.
 fn rank(
     roots: &Roots,
     targets: &[Target],
     candidates: &[Candidate<'_>],
     query: &Query,
+    signals: &Signals<'_>,
     limit: Option<u64>,
-) -> FindResult {
+) -> Result<FindResult> {
     let absolute = |at: usize| {
         let candidate = &candidates[at];
         targets[candidate.target].path.join(candidate.relative())
@@ -212,8 +218,9 @@ fn rank(
         }
     };
     let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-    let ranked = query.rank(candidates, keep, limit, default_threads());
-    let entries = ranked
+    let fetched = if signals.is_empty() { limit } else { limit.saturating_mul(signals::OVER_FETCH) };
+    let ranked = query.rank(candidates, keep, fetched, default_threads());
+    let mut entries = ranked
         .best
         .into_iter()
         .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus, typos }| FindEntry {
@@ -223,10 +230,14 @@ fn rank(
             fuzzy,
             filename_bonus,
             exact_bonus,
+            path_boost: 0,
+            frecency: 0,
             typos,
         })
         .collect::<Vec<_>>();
+    signals.add_to(roots, &mut entries)?;
+    entries.truncate(limit);
     let total = ranked.total as u64;
     let truncated = (total > entries.len() as u64).then_some(Truncation::Limit);
-    FindResult { entries, total, truncated, stats: FindStats::default() }
+    Ok(FindResult { entries, total, truncated, stats: FindStats::default() })
 }
