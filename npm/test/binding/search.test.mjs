@@ -183,8 +183,10 @@ describe('find', () => {
     assert.equal(result.entries[0].relativePath, 'src/b.ts');
     assert.equal(result.entries[0].path, `${root}/src/b.ts`);
     const first = result.entries[0];
-    assert.equal(first.score, first.fuzzy + first.filenameBonus + first.exactBonus);
-    assert.deepEqual(Object.keys(first).sort(), ['exactBonus', 'filenameBonus', 'fuzzy', 'path', 'relativePath', 'score', 'typos']);
+    assert.equal(first.score, first.fuzzy + first.filenameBonus + first.exactBonus + first.pathBoost + first.frecency);
+    assert.deepEqual(Object.keys(first).sort(), [
+      'exactBonus', 'filenameBonus', 'frecency', 'fuzzy', 'path', 'pathBoost', 'relativePath', 'score', 'typos',
+    ]);
     assert.deepEqual(Object.keys(result.stats).sort(), ['candidates', 'elapsedMs', 'indexed']);
     const typo = await sandbox.find({ query: 'mnay.txt' });
     assert.equal(typo.entries[0].relativePath, 'many.txt');
