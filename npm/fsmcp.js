@@ -7,6 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { Sandbox, FsnativeError } = require('./index.js');
+const { pathText } = require('./lib/transfer');
 
 /**
  * Most match records (content mode) or files (files and count modes) one `fs_grep` call
@@ -154,7 +155,7 @@ function fsGlob(args, ctx) {
   if (listed.truncated === 'timeout') {
     return timeoutResult('glob', budgetMs, 'Search a smaller directory: give a path deeper inside the tree.');
   }
-  const paths = listed.entries.map((entry) => displayPath(entry.path)).join('\n');
+  const paths = listed.entries.map((entry) => pathText(entry.path)).join('\n');
   const showing = listed.total > listed.entries.length ? `\n\n(showing ${listed.entries.length} of ${listed.total} matches)` : '';
   return textResult(paths + showing);
 }
@@ -231,11 +232,6 @@ function requiredString(args, name) {
 /** An optional filter argument: fsMCP leaves out an empty one. */
 function nonEmpty(value) {
   return typeof value === 'string' && value !== '' ? value : undefined;
-}
-
-/** A path from the core as Node's `fs` would name it (non-UTF-8 bytes decoded lossily). */
-function displayPath(corePath) {
-  return typeof corePath === 'string' ? corePath : Buffer.from(corePath.bytes, 'base64').toString('utf8');
 }
 
 /**

@@ -72,4 +72,12 @@ function grepResult({ head, text, numbers }) {
   return result;
 }
 
-module.exports = { grepResult };
+/**
+ * A path from a result as text: itself when it is a string, else (`{ bytes }`, a name that is
+ * not UTF-8) its bytes decoded lossily, as Node's `fs` would print them.
+ */
+function pathText(corePath) {
+  return typeof corePath === 'string' ? corePath : Buffer.from(corePath.bytes, 'base64').toString('utf8');
+}
+
+module.exports = { grepResult, pathText };

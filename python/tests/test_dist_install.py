@@ -18,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 CHECK = """
 import json, sys
 from fsnative import Sandbox, fs_mcp
+from fsnative.fff_tools import FffTools
 tree = sys.argv[1]
 found = Sandbox([tree]).grep("needle")
 fs_mcp.initialize([tree])
@@ -25,9 +26,10 @@ print(json.dumps({
     "files": [[f.relative_path, [m.line_number for m in f.matches]] for f in found.files],
     "grep_content": fs_mcp.grep_content("needle", section_patterns=[]),
     "search_files": fs_mcp.search_files(".", "*.md"),
+    "fff_grep": FffTools(Sandbox([tree])).grep("needle"),
 }))
 """
-"""Greps the tree named by argv[1] with the API and with the fs_mcp drop-in's tools."""
+"""Greps the tree named by argv[1] with the API and with the fs_mcp and fff_tools drop-ins' tools."""
 
 
 @pytest.fixture(scope="module")
@@ -83,10 +85,17 @@ def assert_searches(bin_dir: Path, tree: Path, env: dict[str, str]) -> None:
         for name, line, text in [("a.txt", 2, "needle here"), ("sub/b.md", 1, "needle"), ("sub/b.md", 3, "needle again")]
     )
     assert answer["search_files"] == "sub/b.md"
-    # The console script is installed; without fs-mcp (an extra) it names the fix.
-    server = subprocess.run([str(bin_dir / "fsnative-fs-mcp"), str(tree)], env=env, capture_output=True, text=True)
-    assert server.returncode == 1
-    assert 'pip install "fsnative[fs-mcp]"' in server.stderr
+    assert answer["fff_grep"] == [
+        "Found 3 matches across 2 files (searched 2 files under '.')",
+        "a.txt:2:needle here",
+        "sub/b.md:1:needle",
+        "sub/b.md:3:needle again",
+    ]
+    # The console scripts are installed; without fs-mcp or mcp (extras) they name the fix.
+    for command, extra in (("fsnative-fs-mcp", "fs-mcp"), ("fsnative-fff-mcp", "fff")):
+        server = subprocess.run([str(bin_dir / command), str(tree)], env=env, capture_output=True, text=True)
+        assert server.returncode == 1
+        assert f'pip install "fsnative[{extra}]"' in server.stderr
 
 
 def test_the_wheel_installs_with_no_cargo_on_path(dist: Path, tree: Path, tmp_path: Path) -> None:

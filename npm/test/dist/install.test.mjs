@@ -20,11 +20,13 @@ const tool = fsGrep({ pattern: 'needle', output_mode: 'count' }, { allowedDirs: 
 console.log(JSON.stringify({ files: found.files.map((f) => [f.relativePath, f.matches.map((m) => m.lineNumber)]), tool: tool.content[0].text }));
 `;
 
-/** The same search through `import`, asynchronously. */
+/** The same search through `import`, asynchronously, and through fsnative/fff's `grep`. */
 const IMPORT_CHECK = `
 import { Sandbox } from 'fsnative';
+import { FffTools } from 'fsnative/fff';
 const found = await new Sandbox([process.argv[2]]).grep({ pattern: 'needle' });
-console.log(JSON.stringify({ files: found.files.map((f) => [f.relativePath, f.matches.map((m) => m.lineNumber)]) }));
+const fff = await new FffTools(new Sandbox([process.argv[2]])).grep({ query: 'needle' });
+console.log(JSON.stringify({ files: found.files.map((f) => [f.relativePath, f.matches.map((m) => m.lineNumber)]), fff }));
 `;
 
 let dist;
@@ -51,7 +53,15 @@ function assertSearches(dir, env) {
     const answer = JSON.parse(run.stdout);
     assert.deepEqual(answer.files, expected, script);
     if (script === 'check.cjs') assert.equal(answer.tool, `${tree}/a.txt:1\n${tree}/sub/b.md:2`);
+    else {
+      const found = "Found 3 matches across 2 files (searched 2 files under '.')";
+      assert.deepEqual(answer.fff, [found, 'a.txt:2:needle here', 'sub/b.md:1:needle', 'sub/b.md:3:needle again']);
+    }
   }
+  // The bin is installed; without the MCP SDK (an optional peer) it names the fix.
+  const server = spawnSync(path.join(dir, 'node_modules', '.bin', 'fsnative-fff-mcp'), [tree], { cwd: dir, env, encoding: 'utf8' });
+  assert.equal(server.status, 1);
+  assert.match(server.stderr, /^fsnative-fff-mcp needs the MCP SDK: npm install @modelcontextprotocol\/sdk/);
 }
 
 test('the main and platform tarballs install with no cargo on PATH; require and import both grep', () => {

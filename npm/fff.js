@@ -1,0 +1,177 @@
+'use strict';
+// fsnative/fff: the FFF search tools of Terraphim's MCP server (`find_files`, `grep`,
+// `multi_grep`) on the fsnative core, with Terraphim's parameter names, defaults and text. The
+// core searches and pages; this module maps Terraphim's parameters onto the core's options and
+// prints the core's answers as Terraphim prints its own. How it differs on purpose is in
+// fff.d.ts and the README's "For Terraphim / FFF users".
+
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+const { Sandbox } = require('./index.js');
+const { pathText } = require('./lib/transfer');
+
+/** Paths `find_files` lists unless `limit` says otherwise, as Terraphim's. */
+const FIND_LIMIT = 20;
+/** Matching lines (files, with `output_mode: 'files'`) in one grep page unless `limit` says otherwise. */
+const GREP_LIMIT = 50;
+/** Files larger than this many bytes are not searched, as in Terraphim. */
+const MAX_FILESIZE = 10 * 1024 * 1024;
+/** Matching lines reported per file at most, as in Terraphim. */
+const MATCHES_PER_FILE = 200;
+/** A longer line is cut to this many bytes (at a character boundary), as in Terraphim. */
+const MAX_LINE_BYTES = 512;
+/**
+ * The order files are searched and reported in. Terraphim's is frecency, then modification
+ * time; fsnative's `sort: 'frecency'` takes this place once the core has it.
+ */
+const FILE_ORDER = 'path';
+
+/** The tools' descriptions for an MCP client. */
+const DESCRIPTIONS = {
+  find_files:
+    'Fuzzy file path search (typos allowed): the paths under `path` that best match the query, best first, each with its score.',
+  grep:
+    'Search file contents for a plain-text string (smart case: case-insensitive unless it has an upper-case letter). ' +
+    'Lines come as path:line:text, at most 200 per file, cut at 512 bytes; files over 10 MiB are skipped. ' +
+    'When there is more, the last line is `next_cursor: TOKEN`: call again with the same arguments and cursor=TOKEN ' +
+    'for the next page (no match is skipped).',
+  multi_grep:
+    'Search file contents for lines matching ANY of several plain-text patterns (OR logic) in one pass; faster than ' +
+    'separate grep calls. `constraints` limits the files searched. Output, limits and cursor pagination as in grep.',
+};
+
+/** Terraphim's three FFF tools over one sandbox: call them, or `register` them on an MCP server. */
+class FffTools {
+  /** @param {Sandbox} sandbox the sandbox every path and search stays in */
+  constructor(sandbox) {
+    this.sandbox = sandbox;
+  }
+
+  /** Fuzzy file path search, best first: a `Found N files matching …` header, then `score  path` lines. */
+  async findFiles({ query, path: where = '.', limit = FIND_LIMIT }) {
+    const found = await this.sandbox.find({ query, path: where, limit });
+    if (found.stats.candidates === 0) return [`No files found under '${where}'`];
+    const header = `Found ${found.entries.length} files matching '${query}' (searched ${found.stats.candidates} files under '${where}')`;
+    return [header, ...found.entries.map((entry) => `${String(entry.score).padStart(5)}  ${pathText(entry.relativePath)}`)];
+  }
+
+  /** Lines holding `query` (plain text, smart case); `cursor` continues a page. */
+  async grep({ query, ...rest }) {
+    return this.#search([query], rest, '');
+  }
+
+  /** Lines holding any of `patterns` (plain text, smart case over all) in the files `constraints` admits. */
+  async multiGrep({ patterns, ...rest }) {
+    return this.#search(patterns, rest, ` for patterns [${(patterns ?? []).map((p) => JSON.stringify(p)).join(', ')}]`);
+  }
+
+  /**
+   * Registers `find_files`, `grep` and `multi_grep` (each name after `prefix`; Terraphim's own
+   * server calls them `terraphim_find_files` and so on) on an `McpServer` of
+   * `@modelcontextprotocol/sdk`, with Terraphim's parameters. Needs `zod`, as the SDK does.
+   */
+  register(server, { prefix = '' } = {}) {
+    const { z } = require('zod');
+    const where = z.string().optional().describe('Directory to search (defaults to current directory)');
+    const limit = z.number().int().optional().describe(`Maximum number of matches to return (default ${GREP_LIMIT})`);
+    const outputMode = z
+      .enum(['content', 'files'])
+      .optional()
+      .describe("Return 'content' (file:line:text, default) or 'files' (unique file paths only)");
+    const cursor = z.string().optional().describe("Pagination cursor from a previous result's next_cursor field");
+    const schemas = {
+      find_files: {
+        query: z.string().describe('Fuzzy search string'),
+        path: where,
+        limit: z.number().int().optional().describe(`Maximum number of results (default ${FIND_LIMIT})`),
+      },
+      grep: { query: z.string().describe('Search pattern (plain text)'), path: where, limit, output_mode: outputMode, cursor },
+      multi_grep: {
+        patterns: z
+          .array(z.string())
+          .describe('Patterns to match (OR logic). Include all naming conventions: snake_case, PascalCase, camelCase.'),
+        path: where,
+        constraints: z.string().optional().describe("File constraints (e.g. '*.rs !test/')"),
+        limit,
+        output_mode: outputMode,
+        cursor,
+      },
+    };
+    const methods = { find_files: 'findFiles', grep: 'grep', multi_grep: 'multiGrep' };
+    for (const [name, inputSchema] of Object.entries(schemas)) {
+      const config = { description: DESCRIPTIONS[name], inputSchema, annotations: { readOnlyHint: true } };
+      server.registerTool(prefix + name, config, (args) => answer(() => this[methods[name]](args)));
+    }
+  }
+
+  /** One page of the core's grep with Terraphim's options, as Terraphim's lines. */
+  async #search(patterns, { path: where = '.', constraints = '', limit = GREP_LIMIT, output_mode = 'content', cursor }, forPatterns) {
+    const base = pathText(this.sandbox.validatePath(where, { intent: 'read' }));
+    const files = output_mode === 'files';
+    const found = await this.sandbox.grep({
+      patterns,
+      path: where,
+      fixedStrings: true,
+      caseMode: 'smart',
+      maxFilesize: MAX_FILESIZE,
+      maxCountPerFile: MATCHES_PER_FILE,
+      maxColumns: MAX_LINE_BYTES,
+      mode: files ? 'count' : 'content',
+      sort: FILE_ORDER,
+      limit,
+      cursor: cursor ?? null,
+      constraints: constraints || null,
+    });
+    if (found.files.length === 0 && found.stats.filesWalked === 0) return [`No files found under '${where}'`];
+    const lines = [
+      `Found ${found.totalMatches} matches across ${found.files.length} files${forPatterns} (searched ${found.stats.filesSearched} files under '${where}')`,
+    ];
+    for (const file of found.files) {
+      const name = relative(base, pathText(file.path));
+      if (files) lines.push(name);
+      else for (const match of file.matches) lines.push(`${name}:${match.lineNumber}:${match.text.trimEnd()}`);
+    }
+    if (found.nextCursor !== null) lines.push(`next_cursor: ${found.nextCursor}`);
+    return lines;
+  }
+}
+
+/** `file` as Terraphim prints it: relative to the searched directory, or its name when `base` is that file. */
+function relative(base, file) {
+  return path.relative(base, file) || path.basename(file);
+}
+
+/** A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's). */
+async function answer(lines) {
+  try {
+    return { content: (await lines()).map((text) => ({ type: 'text', text })) };
+  } catch (err) {
+    return { content: [{ type: 'text', text: err.code ? `${err.code}: ${err.message}` : String(err.message ?? err) }], isError: true };
+  }
+}
+
+/**
+ * The `fsnative-fff-mcp` command: an MCP server over stdio with the three tools, for the
+ * directories in `argv` (default: the current directory); `--index` keeps a warm index of
+ * them, `--prefix P` puts P before each tool's name. Needs `@modelcontextprotocol/sdk`.
+ */
+async function main(argv = process.argv.slice(2)) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { index: { type: 'boolean', default: false }, prefix: { type: 'string', default: '' } },
+  });
+  let sdk;
+  try {
+    sdk = { ...require('@modelcontextprotocol/sdk/server/mcp.js'), ...require('@modelcontextprotocol/sdk/server/stdio.js') };
+  } catch (err) {
+    throw new Error(`fsnative-fff-mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk (${err.message})`);
+  }
+  const { McpServer, StdioServerTransport } = sdk;
+  const server = new McpServer({ name: 'fsnative-fff', version: require('./package.json').version });
+  const sandbox = new Sandbox(positionals.length > 0 ? positionals : [process.cwd()], { index: values.index });
+  new FffTools(sandbox).register(server, { prefix: values.prefix });
+  await server.connect(new StdioServerTransport());
+}
+
+module.exports = { FffTools, main, FIND_LIMIT, GREP_LIMIT, MAX_FILESIZE, MATCHES_PER_FILE, MAX_LINE_BYTES, FILE_ORDER };
