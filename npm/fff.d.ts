@@ -9,7 +9,7 @@
 // - a page never loses matches: the cursor (URL-safe base64 without padding, as Terraphim's)
 //   is the core's own and goes on from the match a page stopped at, also inside a file;
 // - a cursor that does not decode, or that belongs to other arguments, is an error
-//   (`INVALID_CURSOR`), not a silent restart from the first file;
+//   (`INVALID_CURSOR`), not a silent restart from the first file (an empty cursor is none);
 // - `path` outside the sandbox is refused (`OUTSIDE_SANDBOX`), as are links leading out;
 // - with `output_mode: 'files'`, `limit` counts files;
 // - files are searched in path order (Terraphim: frecency, then modification time).

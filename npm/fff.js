@@ -119,7 +119,7 @@ class FffTools {
       mode: files ? 'count' : 'content',
       sort: FILE_ORDER,
       limit,
-      cursor: cursor ?? null,
+      cursor: cursor || null, // an empty cursor, as some clients send for none: the first page
       constraints: constraints || null,
     });
     if (found.files.length === 0 && found.stats.filesWalked === 0) return [`No files found under '${where}'`];

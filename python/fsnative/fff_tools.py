@@ -31,7 +31,7 @@ Where this module differs from Terraphim on purpose:
   goes on from there, also inside a file. Terraphim's named only a file, dropped what a page
   took past its limit in the last file, and went on at the next file.
 - A cursor that does not decode, or that belongs to other arguments, is an error
-  (``INVALID_CURSOR``); Terraphim started over from the first file.
+  (``INVALID_CURSOR``); Terraphim started over from the first file. An empty cursor is none.
 - Every path stays inside the sandbox: ``path`` outside its directories is refused
   (``OUTSIDE_SANDBOX``), as are symlinks that lead out of them.
 - With ``output_mode="files"``, ``limit`` counts files (Terraphim listed the files of the first
@@ -163,7 +163,7 @@ class FffTools:
             mode="count" if output_mode == "files" else "content",
             sort=FILE_ORDER,
             limit=limit,
-            cursor=cursor,
+            cursor=cursor or None,  # an empty cursor, as some clients send for none: the first page
             constraints=constraints or None,
         )
         if not found.files and found.stats.files_walked == 0:

@@ -35,6 +35,7 @@ FILES = {
     "tests/test_main.rs": "// TODO test\n",
     "long.txt": LONG_LINE + "\n",
     "many.txt": "".join(f"needle {n}\n" for n in range(1, MANY + 1)),
+    **{f"gen/file_{n:02}.txt": "generated\n" for n in range(25)},  # more than find_files lists
 }
 
 
@@ -152,7 +153,7 @@ def test_the_tools_are_listed_with_terraphims_parameters_and_defaults(server: Mc
 def test_grep_prints_terraphims_header_and_relative_lines_in_path_order(server: McpSession) -> None:
     # An upper-case letter makes the search case-sensitive; huge.txt (over 10 MiB) is skipped.
     assert lines_of(server.call("grep", {"query": "TODO"})) == [
-        "Found 3 matches across 3 files (searched 6 files under '.')",
+        "Found 3 matches across 3 files (searched 31 files under '.')",
         "docs/notes.md:1:TODO list",
         "src/main.rs:2:    // TODO: parse args",
         "tests/test_main.rs:1:// TODO test",
@@ -166,7 +167,7 @@ def test_grep_prints_terraphims_header_and_relative_lines_in_path_order(server: 
     ]
     assert lines_of(server.call("grep", {"query": "todo", "path": "src/lib.rs"}))[1:] == ["lib.rs:2:// Todo: docs"]
     assert lines_of(server.call("grep", {"query": "TODO", "output_mode": "files"})) == [
-        "Found 3 matches across 3 files (searched 6 files under '.')",
+        "Found 3 matches across 3 files (searched 31 files under '.')",
         "docs/notes.md",
         "src/main.rs",
         "tests/test_main.rs",
@@ -175,11 +176,11 @@ def test_grep_prints_terraphims_header_and_relative_lines_in_path_order(server: 
 
 def test_grep_searches_plain_text_cuts_lines_at_512_bytes_and_reports_200_per_file(server: McpSession) -> None:
     assert lines_of(server.call("grep", {"query": "let todo = 1;", "path": "src"}))[1:] == ["main.rs:3:    let todo = 1;"]
-    assert lines_of(server.call("grep", {"query": "a.*é"})) == ["Found 0 matches across 0 files (searched 6 files under '.')"]
+    assert lines_of(server.call("grep", {"query": "a.*é"})) == ["Found 0 matches across 0 files (searched 31 files under '.')"]
     [header, line] = lines_of(server.call("grep", {"query": "needleaaa"}))
     assert line == "long.txt:1:" + LONG_LINE.encode()[:511].decode()
     answer = lines_of(server.call("grep", {"query": "needle ", "limit": 1000}))
-    assert answer[0] == "Found 200 matches across 1 files (searched 6 files under '.')"
+    assert answer[0] == "Found 200 matches across 1 files (searched 31 files under '.')"
     assert answer[1:] == [f"many.txt:{n}:needle {n}" for n in range(1, 201)]
 
 
@@ -220,11 +221,12 @@ def test_pages_of_files_and_of_multi_grep_add_up_too(server: McpSession) -> None
 
 
 def test_a_cursor_that_does_not_decode_or_fit_the_arguments_is_an_error(server: McpSession) -> None:
-    for cursor in ("!!not base64!!", "MTA", ""):  # "MTA" is Terraphim's cursor for file 10
+    for cursor in ("!!not base64!!", "MTA", "MTA="):  # "MTA" is Terraphim's cursor for file 10
         assert error_of(server.call("grep", {"query": "needle", "cursor": cursor})).startswith(
             "Error executing tool grep: INVALID_CURSOR: the cursor is malformed"
         ), cursor
     first = lines_of(server.call("grep", {"query": "needle", "limit": 5}))
+    assert lines_of(server.call("grep", {"query": "needle", "limit": 5, "cursor": ""})) == first  # none
     cursor = first[-1].removeprefix("next_cursor: ")
     assert "INVALID_CURSOR: the cursor belongs to a different request" in error_of(
         server.call("grep", {"query": "TODO", "cursor": cursor})
@@ -236,7 +238,7 @@ def test_a_cursor_that_does_not_decode_or_fit_the_arguments_is_an_error(server: 
 def test_multi_grep_ors_its_patterns_and_names_them_in_the_header(server: McpSession) -> None:
     assert lines_of(server.call("multi_grep", {"patterns": ["fn main", 'pub "fn"', "nothing"]})) == [
         'Found 2 matches across 2 files for patterns ["fn main", "pub \\"fn\\"", "nothing"] '
-        "(searched 6 files under '.')",
+        "(searched 31 files under '.')",
         "docs/notes.md:2:- nothing",
         "src/main.rs:1:fn main() {",
     ]
@@ -262,6 +264,30 @@ def test_paths_outside_the_sandbox_are_refused(server: McpSession, project: Path
 
 def test_a_directory_without_files_says_so(server: McpSession) -> None:
     assert lines_of(server.call("grep", {"query": "x", "path": "empty"})) == ["No files found under 'empty'"]
+    assert lines_of(server.call("find_files", {"query": "x", "path": "empty"})) == ["No files found under 'empty'"]
+
+
+def scored(line: str) -> tuple[int, str]:
+    """A `find_files` line: the score right-aligned in five columns, two spaces, the path."""
+    match = re.fullmatch(r"( *\d+)  (\S+)", line)
+    assert match and len(match[1]) >= 5, line
+    return int(match[1]), match[2]
+
+
+def test_find_files_lists_the_best_paths_first_with_their_scores(server: McpSession) -> None:
+    answer = lines_of(server.call("find_files", {"query": "main.rs"}))
+    # (The core's count of candidates takes in the link out, which it never lists.)
+    assert re.fullmatch(r"Found 2 files matching 'main\.rs' \(searched 3[23] files under '\.'\)", answer[0])
+    found = [scored(line) for line in answer[1:]]
+    assert [path for _, path in found] == ["src/main.rs", "tests/test_main.rs"]
+    assert found[0][0] > found[1][0]
+    # Typos are forgiven; paths are relative to `path`.
+    assert scored(lines_of(server.call("find_files", {"query": "mian.rs", "path": "src"}))[1])[1] == "main.rs"
+    # 20 paths unless `limit` says otherwise.
+    assert lines_of(server.call("find_files", {"query": "file"}))[0].startswith("Found 20 files matching 'file' (")
+    assert len(lines_of(server.call("find_files", {"query": "file", "limit": 3}))) == 4
+    message = error_of(server.call("find_files", {"query": "secret", "path": "escape"}))
+    assert message.startswith("Error executing tool find_files: OUTSIDE_SANDBOX: access denied: escape")
 
 
 def test_the_prefix_gives_terraphims_own_tool_names(project: Path) -> None:

@@ -38,6 +38,8 @@ before(async () => {
     'project/long.txt': `${LONG_LINE}\n`,
     'project/many.txt': Array.from({ length: MANY }, (_, i) => `needle ${i + 1}\n`).join(''),
     'project/huge.txt': `needle TODO\n${'z'.repeat(10 * 1024 * 1024)}`, // over 10 MiB: not searched
+    // More than find_files lists.
+    ...Object.fromEntries(Array.from({ length: 25 }, (_, n) => [`project/gen/file_${String(n).padStart(2, '0')}.txt`, 'generated\n'])),
     'project_evil/secret.txt': 'needle TODO\n',
   });
   root = path.join(base, 'project');
@@ -99,7 +101,7 @@ test('tools/list gives the three tools with their parameters', async () => {
 
 test('grep prints Terraphim’s header and relative lines, in path order, smart case', async () => {
   assert.deepEqual(await lines('grep', { query: 'TODO' }), [
-    "Found 3 matches across 3 files (searched 6 files under '.')",
+    "Found 3 matches across 3 files (searched 31 files under '.')",
     'docs/notes.md:1:TODO list',
     'src/main.rs:2:    // TODO: parse args',
     'tests/test_main.rs:1:// TODO test',
@@ -112,7 +114,7 @@ test('grep prints Terraphim’s header and relative lines, in path order, smart 
   ]);
   assert.deepEqual((await lines('grep', { query: 'todo', path: 'src/lib.rs' })).slice(1), ['lib.rs:2:// Todo: docs']);
   assert.deepEqual(await lines('grep', { query: 'TODO', output_mode: 'files' }), [
-    "Found 3 matches across 3 files (searched 6 files under '.')",
+    "Found 3 matches across 3 files (searched 31 files under '.')",
     'docs/notes.md',
     'src/main.rs',
     'tests/test_main.rs',
@@ -120,11 +122,11 @@ test('grep prints Terraphim’s header and relative lines, in path order, smart 
 });
 
 test('grep searches plain text, cuts lines at 512 bytes and reports 200 lines per file', async () => {
-  assert.deepEqual(await lines('grep', { query: 'a.*é' }), ["Found 0 matches across 0 files (searched 6 files under '.')"]);
+  assert.deepEqual(await lines('grep', { query: 'a.*é' }), ["Found 0 matches across 0 files (searched 31 files under '.')"]);
   const [, line] = await lines('grep', { query: 'needleaaa' });
   assert.equal(line, `long.txt:1:${Buffer.from(LONG_LINE).subarray(0, 511).toString()}`);
   const answer = await lines('grep', { query: 'needle ', limit: 1000 });
-  assert.equal(answer[0], "Found 200 matches across 1 files (searched 6 files under '.')");
+  assert.equal(answer[0], "Found 200 matches across 1 files (searched 31 files under '.')");
   assert.deepEqual(answer.slice(1), Array.from({ length: 200 }, (_, i) => `many.txt:${i + 1}:needle ${i + 1}`));
 });
 
@@ -151,11 +153,12 @@ test('pages of files and of multi_grep add up too', async () => {
 });
 
 test('a cursor that does not decode or fit the arguments is an error', async () => {
-  for (const cursor of ['!!not base64!!', 'MTA', '']) {
+  for (const cursor of ['!!not base64!!', 'MTA', 'MTA=']) {
     // "MTA" is Terraphim's cursor for file 10.
     assert.match(await error('grep', { query: 'needle', cursor }), /^INVALID_CURSOR: the cursor is malformed/, cursor);
   }
   const first = await lines('grep', { query: 'needle', limit: 5 });
+  assert.deepEqual(await lines('grep', { query: 'needle', limit: 5, cursor: '' }), first); // none
   const cursor = first.at(-1).slice('next_cursor: '.length);
   assert.match(await error('grep', { query: 'TODO', cursor }), /^INVALID_CURSOR: the cursor belongs to a different request/);
   // Only `limit` may change between pages.
@@ -164,7 +167,7 @@ test('a cursor that does not decode or fit the arguments is an error', async () 
 
 test('multi_grep ORs its patterns and names them in the header', async () => {
   assert.deepEqual(await lines('multi_grep', { patterns: ['fn main', 'pub "fn"', 'nothing'] }), [
-    'Found 2 matches across 2 files for patterns ["fn main", "pub \\"fn\\"", "nothing"] ' + "(searched 6 files under '.')",
+    'Found 2 matches across 2 files for patterns ["fn main", "pub \\"fn\\"", "nothing"] ' + "(searched 31 files under '.')",
     'docs/notes.md:2:- nothing',
     'src/main.rs:1:fn main() {',
   ]);
@@ -192,6 +195,29 @@ test('paths outside the sandbox are refused', async () => {
 
 test('a directory without files says so', async () => {
   assert.deepEqual(await lines('grep', { query: 'x', path: 'empty' }), ["No files found under 'empty'"]);
+  assert.deepEqual(await lines('find_files', { query: 'x', path: 'empty' }), ["No files found under 'empty'"]);
+});
+
+/** A `find_files` line: the score right-aligned in five columns, two spaces, the path. */
+function scored(line) {
+  const match = /^( *\d+) {2}(\S+)$/.exec(line);
+  assert.ok(match && match[1].length >= 5, line);
+  return [Number(match[1]), match[2]];
+}
+
+test('find_files lists the best paths first with their scores', async () => {
+  const answer = await lines('find_files', { query: 'main.rs' });
+  // (The core's count of candidates takes in the link out, which it never lists.)
+  assert.match(answer[0], /^Found 2 files matching 'main\.rs' \(searched 3[23] files under '\.'\)$/);
+  const found = answer.slice(1).map(scored);
+  assert.deepEqual(found.map(([, name]) => name), ['src/main.rs', 'tests/test_main.rs']);
+  assert.ok(found[0][0] > found[1][0]);
+  // Typos are forgiven; paths are relative to `path`.
+  assert.equal(scored((await lines('find_files', { query: 'mian.rs', path: 'src' }))[1])[1], 'main.rs');
+  // 20 paths unless `limit` says otherwise.
+  assert.ok((await lines('find_files', { query: 'file' }))[0].startsWith("Found 20 files matching 'file' ("));
+  assert.equal((await lines('find_files', { query: 'file', limit: 3 })).length, 4);
+  assert.match(await error('find_files', { query: 'secret', path: 'escape' }), /^OUTSIDE_SANDBOX: access denied: escape/);
 });
 
 test('--prefix gives Terraphim’s own tool names', async () => {
