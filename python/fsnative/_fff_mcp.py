@@ -7,7 +7,7 @@ descriptions from the live signatures of the nested tool functions.
 """
 
 import functools
-from typing import TYPE_CHECKING, Annotated, Callable, List, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Callable, List, Literal, Optional, TypeVar
 
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -15,7 +15,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from fsnative import FsnativeError
-from fsnative.fff_tools import FIND_LIMIT, GREP_LIMIT, OutputMode
+from fsnative.fff_tools import FIND_LIMIT, GREP_LIMIT
 
 if TYPE_CHECKING:
     from typing_extensions import ParamSpec
@@ -25,16 +25,6 @@ if TYPE_CHECKING:
     _Arguments = ParamSpec("_Arguments")
 
 _Result = TypeVar("_Result")
-
-PathArgument = Annotated[str, Field(description="Directory to search (defaults to current directory)")]
-LimitArgument = Annotated[int, Field(description=f"Maximum number of matches to return (default {GREP_LIMIT})")]
-ModeArgument = Annotated[
-    OutputMode,
-    Field(description="Return 'content' (file:line:text, default) or 'files' (unique file paths only)"),
-]
-CursorArgument = Annotated[
-    Optional[str], Field(description="Pagination cursor from a previous result's next_cursor field")
-]
 
 FIND_DESCRIPTION = (
     "Fuzzy file path search (typos allowed): the paths under `path` that best match the query, "
@@ -56,6 +46,15 @@ READ_ONLY = ToolAnnotations(readOnlyHint=True)
 
 def register(tools: "FffTools", server: FastMCP, prefix: str) -> None:
     """Adds ``{prefix}find_files``, ``{prefix}grep`` and ``{prefix}multi_grep`` to ``server``."""
+    PathArgument = Annotated[str, Field(description="Directory to search (defaults to current directory)")]
+    LimitArgument = Annotated[int, Field(description=f"Maximum number of matches to return (default {GREP_LIMIT})")]
+    ModeArgument = Annotated[
+        Literal["content", "files"],
+        Field(description="Return 'content' (file:line:text, default) or 'files' (unique file paths only)"),
+    ]
+    CursorArgument = Annotated[
+        Optional[str], Field(description="Pagination cursor from a previous result's next_cursor field")
+    ]
 
     @_reported
     def find_files(

@@ -51,6 +51,10 @@ from fsnative import Sandbox
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
+    from typing_extensions import TypeAlias
+
+    _OutputMode: TypeAlias = Literal["content", "files"]
+    """Terraphim's ``output_mode`` values: ``rel:line:text`` lines, or the files' paths only."""
 
 __all__ = [
     "FILE_ORDER",
@@ -60,7 +64,6 @@ __all__ = [
     "MAX_FILESIZE",
     "MAX_LINE_BYTES",
     "FffTools",
-    "OutputMode",
     "main",
 ]
 
@@ -77,9 +80,6 @@ MAX_LINE_BYTES = 512
 FILE_ORDER: Final = "path"
 """The order files are searched and reported in. Terraphim's is frecency, then modification
 time; fsnative's ``sort="frecency"`` takes this place once the core has it."""
-
-OutputMode = Literal["content", "files"]
-"""Terraphim's ``output_mode`` values: ``rel:line:text`` lines, or the files' paths only."""
 
 
 class FffTools:
@@ -111,7 +111,7 @@ class FffTools:
         query: str,
         path: str = ".",
         limit: int = GREP_LIMIT,
-        output_mode: OutputMode = "content",
+        output_mode: _OutputMode = "content",
         cursor: Optional[str] = None,
     ) -> List[str]:
         """Lines holding ``query`` (plain text, smart case); ``cursor`` continues a page."""
@@ -123,7 +123,7 @@ class FffTools:
         path: str = ".",
         constraints: str = "",
         limit: int = GREP_LIMIT,
-        output_mode: OutputMode = "content",
+        output_mode: _OutputMode = "content",
         cursor: Optional[str] = None,
     ) -> List[str]:
         """Lines holding any of ``patterns`` (plain text, smart case over all of them) in the
@@ -145,7 +145,7 @@ class FffTools:
         path: str,
         constraints: str,
         limit: int,
-        output_mode: OutputMode,
+        output_mode: _OutputMode,
         cursor: Optional[str],
         for_patterns: str,
     ) -> List[str]:

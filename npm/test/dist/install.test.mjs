@@ -54,7 +54,7 @@ function assertSearches(dir, env) {
     assert.deepEqual(answer.files, expected, script);
     if (script === 'check.cjs') assert.equal(answer.tool, `${tree}/a.txt:1\n${tree}/sub/b.md:2`);
     else {
-      const found = "Found 3 matches across 2 files (searched 2 files under '.')";
+      const found = "Found 3 matches across 2 files (searched 3 files under '.')";
       assert.deepEqual(answer.fff, [found, 'a.txt:2:needle here', 'sub/b.md:1:needle', 'sub/b.md:3:needle again']);
     }
   }
