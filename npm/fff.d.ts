@@ -12,7 +12,8 @@
 //   (`INVALID_CURSOR`), not a silent restart from the first file (an empty cursor is none);
 // - `path` outside the sandbox is refused (`OUTSIDE_SANDBOX`), as are links leading out;
 // - with `output_mode: 'files'`, `limit` counts files;
-// - files are searched in path order (Terraphim: frecency, then modification time).
+// - files come most used first when the sandbox keeps frecency, ties in path order; in path
+//   order when it does not (Terraphim: frecency, then modification time).
 
 import type { Sandbox } from './index.js';
 
@@ -69,6 +70,8 @@ export class FffTools {
   constructor(sandbox: Sandbox);
   /** The sandbox every path and search stays in. */
   readonly sandbox: Sandbox;
+  /** `'frecency'` (most used first, the core's sort) when the sandbox keeps frecency, else `'path'`. */
+  readonly fileOrder: 'frecency' | 'path';
   /** Fuzzy path search, best first: `Found N files matching 'q' (searched M files under 'p')`, then `score  path` lines. */
   findFiles(args: FindFilesArgs): Promise<string[]>;
   /** `Found N matches across F files (searched M files under 'p')`, the lines or files, then `next_cursor: …` if there is more. */
@@ -85,8 +88,10 @@ export class FffTools {
 
 /**
  * The `fsnative-fff-mcp` command: an MCP server over stdio with the three tools, for the
- * directories in `argv` (default: the current directory); `--index` keeps a warm index of
- * them, `--prefix P` puts P before each tool's name. Needs `@modelcontextprotocol/sdk`.
+ * directories in `argv` (default: the current directory); `--frecency DIR` keeps frecency (AI
+ * profile) in that database, recording the files grep returns, `--thesaurus FILE` boosts
+ * `find_files` paths by its concepts, `--index` keeps a warm index, `--prefix P` goes before the
+ * tool names. Needs `@modelcontextprotocol/sdk`.
  */
 export function main(argv?: string[]): Promise<void>;
 
@@ -100,5 +105,3 @@ export const MAX_FILESIZE: number;
 export const MATCHES_PER_FILE: number;
 /** Lines are cut to this many bytes, at a character boundary: 512. */
 export const MAX_LINE_BYTES: number;
-/** The order files are searched in: `'path'` (Terraphim: frecency, then modification time). */
-export const FILE_ORDER: 'path';

@@ -7,7 +7,7 @@
 
 const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Sandbox } = require('./index.js');
+const { Sandbox, FsnativeError } = require('./index.js');
 const { pathText } = require('./lib/transfer');
 
 /** Paths `find_files` lists unless `limit` says otherwise, as Terraphim's. */
@@ -20,11 +20,6 @@ const MAX_FILESIZE = 10 * 1024 * 1024;
 const MATCHES_PER_FILE = 200;
 /** A longer line is cut to this many bytes (at a character boundary), as in Terraphim. */
 const MAX_LINE_BYTES = 512;
-/**
- * The order files are searched and reported in. Terraphim's is frecency, then modification
- * time; fsnative's `sort: 'frecency'` takes this place once the core has it.
- */
-const FILE_ORDER = 'path';
 
 /** The tools' descriptions for an MCP client. */
 const DESCRIPTIONS = {
@@ -40,11 +35,16 @@ const DESCRIPTIONS = {
     'separate grep calls. `constraints` limits the files searched. Output, limits and cursor pagination as in grep.',
 };
 
-/** Terraphim's three FFF tools over one sandbox: call them, or `register` them on an MCP server. */
+/**
+ * Terraphim's three FFF tools over one sandbox: call them, or `register` them on an MCP server.
+ * Files come most used first (the core's `sort: 'frecency'`) when the sandbox keeps frecency,
+ * else in path order.
+ */
 class FffTools {
   /** @param {Sandbox} sandbox the sandbox every path and search stays in */
   constructor(sandbox) {
     this.sandbox = sandbox;
+    this.fileOrder = fileOrder(sandbox);
   }
 
   /** Fuzzy file path search, best first: a `Found N files matching …` header, then `score  path` lines. */
@@ -117,7 +117,7 @@ class FffTools {
       maxCountPerFile: MATCHES_PER_FILE,
       maxColumns: MAX_LINE_BYTES,
       mode: files ? 'count' : 'content',
-      sort: FILE_ORDER,
+      sort: this.fileOrder,
       limit,
       cursor: cursor || null, // an empty cursor, as some clients send for none: the first page
       constraints: constraints || null,
@@ -136,6 +136,20 @@ class FffTools {
   }
 }
 
+/**
+ * Terraphim's order of files, most used first, where the sandbox has a frecency database (the
+ * core refuses that order without one); path order where it has none.
+ */
+function fileOrder(sandbox) {
+  try {
+    sandbox.frecencyScore('.');
+  } catch (err) {
+    if (err instanceof FsnativeError && err.code === 'INVALID_ARGUMENT') return 'path';
+    throw err;
+  }
+  return 'frecency';
+}
+
 /** `file` as Terraphim prints it: relative to the searched directory, or its name when `base` is that file. */
 function relative(base, file) {
   return path.relative(base, file) || path.basename(file);
@@ -152,14 +166,21 @@ async function answer(lines) {
 
 /**
  * The `fsnative-fff-mcp` command: an MCP server over stdio with the three tools, for the
- * directories in `argv` (default: the current directory); `--index` keeps a warm index of
- * them, `--prefix P` puts P before each tool's name. Needs `@modelcontextprotocol/sdk`.
+ * directories in `argv` (default: the current directory); `--frecency DIR` keeps frecency (AI
+ * profile) in that database, recording the files grep returns, `--thesaurus FILE` boosts
+ * `find_files` paths by its concepts, `--index` keeps a warm index, `--prefix P` goes before the
+ * tool names. Needs `@modelcontextprotocol/sdk`.
  */
 async function main(argv = process.argv.slice(2)) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { index: { type: 'boolean', default: false }, prefix: { type: 'string', default: '' } },
+    options: {
+      frecency: { type: 'string' },
+      thesaurus: { type: 'string' },
+      index: { type: 'boolean', default: false },
+      prefix: { type: 'string', default: '' },
+    },
   });
   let sdk;
   try {
@@ -169,9 +190,14 @@ async function main(argv = process.argv.slice(2)) {
   }
   const { McpServer, StdioServerTransport } = sdk;
   const server = new McpServer({ name: 'fsnative-fff', version: require('./package.json').version });
-  const sandbox = new Sandbox(positionals.length > 0 ? positionals : [process.cwd()], { index: values.index });
+  const sandbox = new Sandbox(positionals.length > 0 ? positionals : [process.cwd()], {
+    index: values.index,
+    frecency: values.frecency ? { path: values.frecency, profile: 'ai' } : undefined,
+    recordHits: values.frecency !== undefined,
+    thesaurus: values.thesaurus,
+  });
   new FffTools(sandbox).register(server, { prefix: values.prefix });
   await server.connect(new StdioServerTransport());
 }
 
-module.exports = { FffTools, main, FIND_LIMIT, GREP_LIMIT, MAX_FILESIZE, MATCHES_PER_FILE, MAX_LINE_BYTES, FILE_ORDER };
+module.exports = { FffTools, main, FIND_LIMIT, GREP_LIMIT, MAX_FILESIZE, MATCHES_PER_FILE, MAX_LINE_BYTES };

@@ -36,8 +36,9 @@ Where this module differs from Terraphim on purpose:
   (``OUTSIDE_SANDBOX``), as are symlinks that lead out of them.
 - With ``output_mode="files"``, ``limit`` counts files (Terraphim listed the files of the first
   ``limit`` matches), and the header counts their matching lines.
-- Files are searched in path order. (Terraphim's order is frecency, then modification time;
-  :data:`FILE_ORDER` is where fsnative's frecency order goes once the core has it.)
+- Files come most used first when the sandbox keeps frecency (``Sandbox(..., frecency=...)``),
+  ties in path order; in path order when it does not. (Terraphim: frecency, then modification
+  time.)
 """
 
 from __future__ import annotations
@@ -45,9 +46,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-from typing import TYPE_CHECKING, Final, List, Literal, Optional, Sequence
+from typing import TYPE_CHECKING, List, Literal, Optional, Sequence
 
-from fsnative import Sandbox
+from fsnative import InvalidArgumentError, Sandbox
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
@@ -57,7 +58,6 @@ if TYPE_CHECKING:
     """Terraphim's ``output_mode`` values: ``rel:line:text`` lines, or the files' paths only."""
 
 __all__ = [
-    "FILE_ORDER",
     "FIND_LIMIT",
     "GREP_LIMIT",
     "MATCHES_PER_FILE",
@@ -77,9 +77,6 @@ MATCHES_PER_FILE = 200
 """Matching lines reported per file at most, as in Terraphim."""
 MAX_LINE_BYTES = 512
 """A longer line is cut to this many bytes (at a character boundary), as in Terraphim."""
-FILE_ORDER: Final = "path"
-"""The order files are searched and reported in. Terraphim's is frecency, then modification
-time; fsnative's ``sort="frecency"`` takes this place once the core has it."""
 
 
 class FffTools:
@@ -88,11 +85,13 @@ class FffTools:
     Each returns the lines of Terraphim's answer (one MCP text block each) and raises the
     core's :class:`~fsnative.FsnativeError` on a refused path, a bad cursor or a bad option.
     ``path`` (default ``"."``, the sandbox's first directory) is validated by the sandbox, and
-    printed paths are relative to it.
+    printed paths are relative to it. Files come most used first (the core's
+    ``sort="frecency"``) when the sandbox keeps frecency, else in path order.
     """
 
     def __init__(self, sandbox: Sandbox) -> None:
         self.sandbox = sandbox
+        self.file_order = _file_order(sandbox)
 
     def find_files(self, query: str, path: str = ".", limit: int = FIND_LIMIT) -> List[str]:
         """Fuzzy file path search, best first: ``Found N files matching 'query' …``, then
@@ -161,7 +160,7 @@ class FffTools:
             max_count_per_file=MATCHES_PER_FILE,
             max_columns=MAX_LINE_BYTES,
             mode="count" if output_mode == "files" else "content",
-            sort=FILE_ORDER,
+            sort=self.file_order,
             limit=limit,
             cursor=cursor or None,  # an empty cursor, as some clients send for none: the first page
             constraints=constraints or None,
@@ -183,6 +182,16 @@ class FffTools:
         return lines
 
 
+def _file_order(sandbox: Sandbox) -> Literal["frecency", "path"]:
+    """Terraphim's order of files, most used first, where the sandbox has a frecency database
+    (the core refuses that order without one); path order where it has none."""
+    try:
+        sandbox.frecency_score(".")
+    except InvalidArgumentError:
+        return "path"
+    return "frecency"
+
+
 def _relative(base: str, file: str) -> str:
     """``file`` as Terraphim prints it: relative to the searched directory, or its name when
     ``base`` is that file."""
@@ -193,14 +202,18 @@ def main(argv: Optional[List[str]] = None) -> None:
     """The ``fsnative-fff-mcp`` command: an MCP server over stdio with the three tools.
 
     ``argv`` (default ``sys.argv[1:]``): the directories to serve (default: the current
-    directory), ``--index`` to keep a warm index of them, ``--prefix`` for the tool names.
-    Needs the ``mcp`` package (``pip install "fsnative[fff]"``).
+    directory); ``--frecency DIR`` keeps frecency (AI profile) in that database, recording the
+    files grep returns, ``--thesaurus FILE`` boosts ``find_files`` paths by its concepts,
+    ``--index`` keeps a warm index, ``--prefix`` goes before the tool names. Needs the ``mcp``
+    package (``pip install "fsnative[fff]"``).
     """
     parser = argparse.ArgumentParser(
         prog="fsnative-fff-mcp",
         description="Terraphim's FFF tools (find_files, grep, multi_grep) over stdio, searching with fsnative.",
     )
     parser.add_argument("dirs", nargs="*", help="the directories to serve (default: the current directory)")
+    parser.add_argument("--frecency", metavar="DIR", help="rank by frecency kept in this database (AI profile)")
+    parser.add_argument("--thesaurus", metavar="FILE", help="boost find_files paths by this thesaurus's concepts")
     parser.add_argument("--index", action="store_true", help="keep a warm index of the directories")
     parser.add_argument("--prefix", default="", help="put this before each tool's name, e.g. terraphim_")
     arguments = parser.parse_args(argv)
@@ -208,10 +221,16 @@ def main(argv: Optional[List[str]] = None) -> None:
         from mcp.server.fastmcp import FastMCP
     except ModuleNotFoundError as missing:
         raise SystemExit(f'fsnative-fff-mcp needs the mcp package: pip install "fsnative[fff]" ({missing})') from None
+    sandbox = Sandbox(
+        arguments.dirs or [os.getcwd()],
+        index=arguments.index,
+        frecency={"path": arguments.frecency, "profile": "ai"} if arguments.frecency else None,
+        record_hits=arguments.frecency is not None,
+        thesaurus=arguments.thesaurus,
+    )
     server = FastMCP("fsnative-fff")
-    FffTools(Sandbox(arguments.dirs or [os.getcwd()], index=arguments.index)).register(server, prefix=arguments.prefix)
+    FffTools(sandbox).register(server, prefix=arguments.prefix)
     server.run()
-
 
 if __name__ == "__main__":
     main()

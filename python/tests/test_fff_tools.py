@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import re
 import subprocess
 import sys
@@ -298,6 +299,41 @@ def test_the_prefix_gives_terraphims_own_tool_names(project: Path) -> None:
         assert lines_of(session.call("terraphim_grep", {"query": "TODO", "path": "tests"}))[1:] == [
             "test_main.rs:1:// TODO test"
         ]
+    finally:
+        session.close()
+
+
+def test_with_frecency_files_come_most_used_first_and_a_thesaurus_boosts_found_paths(
+    server: McpSession, project: Path, tmp_path: Path
+) -> None:
+    thesaurus = tmp_path / "thesaurus.json"
+    thesaurus.write_text(json.dumps({"tests": "testing"}), encoding="utf-8")
+    command = [COMMAND, "--frecency", str(tmp_path / "frecency"), "--thesaurus", str(thesaurus), str(project)]
+    session = McpSession(command, tmp_path / "stderr.txt")
+    try:
+        files = {"patterns": ["TODO", "needle"], "output_mode": "files"}
+        # Nothing recorded yet: path order. Each file a page returns counts as an access.
+        assert lines_of(session.call("multi_grep", files))[1:] == [
+            "docs/notes.md",
+            "long.txt",
+            "many.txt",
+            "src/main.rs",
+            "tests/test_main.rs",
+        ]
+        lines_of(session.call("grep", {"query": "TODO"}))  # three of them once more
+        assert lines_of(session.call("multi_grep", files))[1:] == [
+            "docs/notes.md",
+            "src/main.rs",
+            "tests/test_main.rs",
+            "long.txt",
+            "many.txt",
+        ]
+        # find_files adds frecency (both files alike) and the boost of "tests" (5) to the scores.
+        plain = [scored(line) for line in lines_of(server.call("find_files", {"query": "main.rs"}))[1:]]
+        ranked = [scored(line) for line in lines_of(session.call("find_files", {"query": "main.rs"}))[1:]]
+        assert [path for _, path in ranked] == ["src/main.rs", "tests/test_main.rs"]
+        assert ranked[0][0] > plain[0][0]
+        assert ranked[1][0] - plain[1][0] == ranked[0][0] - plain[0][0] + 5
     finally:
         session.close()
 

@@ -220,6 +220,29 @@ test('find_files lists the best paths first with their scores', async () => {
   assert.match(await error('find_files', { query: 'secret', path: 'escape' }), /^OUTSIDE_SANDBOX: access denied: escape/);
 });
 
+test('with --frecency files come most used first, and --thesaurus boosts found paths', async () => {
+  const thesaurus = path.join(base, 'thesaurus.json');
+  fs.writeFileSync(thesaurus, JSON.stringify({ tests: 'testing' }));
+  const session = await connect(['--frecency', path.join(base, 'frecency'), '--thesaurus', thesaurus, root]);
+  try {
+    const files = { patterns: ['TODO', 'needle'], output_mode: 'files' };
+    // Nothing recorded yet: path order. Each file a page returns counts as an access.
+    const inPathOrder = ['docs/notes.md', 'long.txt', 'many.txt', 'src/main.rs', 'tests/test_main.rs'];
+    assert.deepEqual((await lines('multi_grep', files, session)).slice(1), inPathOrder);
+    await lines('grep', { query: 'TODO' }, session); // three of them once more
+    const mostUsedFirst = ['docs/notes.md', 'src/main.rs', 'tests/test_main.rs', 'long.txt', 'many.txt'];
+    assert.deepEqual((await lines('multi_grep', files, session)).slice(1), mostUsedFirst);
+    // find_files adds frecency (both files alike) and the boost of "tests" (5) to the scores.
+    const plain = (await lines('find_files', { query: 'main.rs' })).slice(1).map(scored);
+    const ranked = (await lines('find_files', { query: 'main.rs' }, session)).slice(1).map(scored);
+    assert.deepEqual(ranked.map(([, name]) => name), ['src/main.rs', 'tests/test_main.rs']);
+    assert.ok(ranked[0][0] > plain[0][0]);
+    assert.equal(ranked[1][0] - plain[1][0], ranked[0][0] - plain[0][0] + 5);
+  } finally {
+    await session.close();
+  }
+});
+
 test('--prefix gives Terraphim’s own tool names', async () => {
   const session = await connect(['--prefix', 'terraphim_', root]);
   try {
