@@ -372,9 +372,10 @@ def ranking_tables(trees):
     for kind in sorted({e["kind"] for e in everything}):
         entries = [e for e in everything if e["kind"] == kind]
         lines.append(f"| {kind} | {len(entries)} | " + " | ".join(cells(entries)) + " |")
+    calls = f"{RANK_REPEATS} call{'s' * (RANK_REPEATS != 1)}"
     lines += ["", f"Every labelled query: the rank of the intended file in the top {LIMIT} (the lowest–highest "
-              f"over {RANK_REPEATS} call{'s' * (RANK_REPEATS != 1)} when they differ), and the first path of the first call when the "
-              "intended file is not always first:", "",
+              f"over {calls} when they differ), and the first path of the first call when the intended file is "
+              "not always first:", "",
               "| tree | kind | query | intended file | fsnative | fff |", "|---|---|---|---|---|---|"]
 
     def place(entry, name):
