@@ -113,13 +113,14 @@ def prepare_known(tree, root):
     return known
 
 
-def fsnative_index_api():
-    """None when the installed fsnative has the index API, else why not."""
+def fsnative_api(methods=("wait_for_index", "index_status")):
+    """None when the installed fsnative's Sandbox has these methods (default: the index API),
+    else why not."""
     try:
         import fsnative
     except ImportError as error:
         return f"fsnative not importable: {error}"
-    missing = [name for name in ("wait_for_index", "index_status") if not hasattr(fsnative.Sandbox, name)]
+    missing = [name for name in methods if not hasattr(fsnative.Sandbox, name)]
     return f"the installed fsnative {fsnative.__version__} has no {', '.join(missing)}" if missing else None
 
 
@@ -163,6 +164,11 @@ class Fff:
         result = self.finder.glob(pattern, page_size=limit)
         return len([item.relative_path for item in result.items]), result.total_matched
 
+    def find(self, query, limit):
+        """Fuzzy path search (find_bench.py): the paths, best first, and how many matched."""
+        result = self.finder.search(query, page_size=limit)
+        return [item.relative_path for item in result.items], result.total_matched
+
     def status(self):
         return {"files": self.finder.health_check()["file_picker"]["indexed_files"]}
 
@@ -176,10 +182,11 @@ class Fsnative:
 
     name = "fsnative"
 
-    def __init__(self, root):
+    def __init__(self, root, index=True, **options):
         import fsnative
 
-        self.sandbox = fsnative.Sandbox([str(root)], index=True)
+        self.root = Path(root).resolve()
+        self.sandbox = fsnative.Sandbox([str(root)], index=index, **options)
 
     def wait_list(self):
         return self.sandbox.wait_for_index(timeout=READY_TIMEOUT_S)
@@ -201,6 +208,14 @@ class Fsnative:
     def glob(self, pattern, limit):
         result = self.sandbox.glob(pattern, limit=limit)
         return len([entry.path for entry in result.entries]), result.total
+
+    def find(self, query, limit):
+        """Fuzzy path search (find_bench.py): the paths relative to the root, best first, and
+        how many matched."""
+        result = self.sandbox.find(query, limit=limit)
+        paths = [entry.relative_path if hasattr(entry, "relative_path") else os.path.relpath(entry.path, self.root)
+                 for entry in result.entries]
+        return paths, getattr(result, "total", len(paths))
 
     def status(self):
         status = self.sandbox.index_status()
@@ -397,7 +412,7 @@ def main():
         return
     pending = None
     if "fsnative" in args.tools:
-        pending = fsnative_index_api()
+        pending = fsnative_api()
         if pending:
             print(f"index_bench: fsnative's side skipped: {pending}", file=sys.stderr)
             args.tools = [name for name in args.tools if name != "fsnative"]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark harness (make bench / make bench-smoke):
 #   ./bench/run.sh           prepare the corpora, run every scenario, write bench/results/latest.md + SVG charts
-#                            (and index.md + index.svg: the warm index against fff, index_bench.py)
+#                            (and index.md + index.svg: the warm index against fff, index_bench.py;
+#                            find.md + find.svg: fuzzy find against fff, find_bench.py)
 #   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
 # Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative's wheel from
 # dist/, which `make dist` makes) and npm (bench/node/package-lock.json); fsnative for Node is
@@ -58,4 +59,5 @@ python glob_python.py
 node node/glob.mjs
 python memory.py
 python index_bench.py
+python find_bench.py
 python report.py
