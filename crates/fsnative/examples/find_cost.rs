@@ -16,7 +16,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = args.next().ok_or("usage: find_cost DIR [QUERY...]")?;
     let mut queries: Vec<String> = args.collect();
     if queries.is_empty() {
-        queries = ["hanlder_21", "pkg5339 tab", "cpython3/Lib/email/parser", "test"].map(String::from).to_vec();
+        queries =
+            ["hanlder_21", "pkg5339 tab", "cpython3/Lib/email/parser", "test"].map(String::from).to_vec();
     }
     let index = IndexOptions { max_files: 4_000_000, content: false, ..IndexOptions::default() };
     let options = SandboxOptions { index: Some(index), ..SandboxOptions::default() };

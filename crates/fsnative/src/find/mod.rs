@@ -35,44 +35,58 @@ pub use signals::FRECENCY_POINTS;
 /// A file the query is matched against.
 struct Candidate<'v> {
     /// Its path relative to the directory searched, as the matcher reads it: borrowed from
-    /// the index or walked, decoded lossily when it is not UTF-8...
+    /// the index or walked, decoded lossily when it is not UTF-8 (see [`Candidates::raw`]).
     text: Cow<'v, str>,
-    /// ...and then its bytes as they are.
-    raw: Option<Box<[u8]>>,
     /// The search target it lies below.
-    target: usize,
+    target: u32,
     /// A link that was not followed: kept only if it leads to a file inside.
     symlink: bool,
-}
-
-impl<'v> Candidate<'v> {
-    fn new(relative: Cow<'v, [u8]>, target: usize, symlink: bool) -> Candidate<'v> {
-        let (text, raw) = match relative {
-            Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
-                Ok(text) => (Cow::Borrowed(text), None),
-                Err(_) => (String::from_utf8_lossy(bytes), Some(bytes.into())),
-            },
-            Cow::Owned(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => (Cow::Owned(text), None),
-                Err(e) => (
-                    Cow::Owned(String::from_utf8_lossy(e.as_bytes()).into_owned()),
-                    Some(e.into_bytes().into()),
-                ),
-            },
-        };
-        Candidate { text, raw, target, symlink }
-    }
-
-    /// The path relative to the directory searched.
-    fn relative(&self) -> &Path {
-        let bytes = self.raw.as_deref().unwrap_or(self.text.as_bytes());
-        Path::new(OsStr::from_bytes(bytes))
-    }
 }
 
 impl AsRef<str> for Candidate<'_> {
     fn as_ref(&self) -> &str {
         &self.text
+    }
+}
+
+/// The files a query is matched against, in walk order.
+#[derive(Default)]
+struct Candidates<'v> {
+    list: Vec<Candidate<'v>>,
+    /// The bytes of the paths that are not UTF-8, by position in `list` (ascending).
+    raw: Vec<(usize, Box<[u8]>)>,
+}
+
+impl<'v> Candidates<'v> {
+    fn push(&mut self, relative: Cow<'v, [u8]>, target: usize, symlink: bool) {
+        let text = match relative {
+            Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
+                Ok(text) => Cow::Borrowed(text),
+                Err(_) => {
+                    self.raw.push((self.list.len(), bytes.into()));
+                    String::from_utf8_lossy(bytes)
+                }
+            },
+            Cow::Owned(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => Cow::Owned(text),
+                Err(e) => {
+                    let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                    self.raw.push((self.list.len(), e.into_bytes().into()));
+                    Cow::Owned(text)
+                }
+            },
+        };
+        let target = u32::try_from(target).expect("fewer than 2^32 search targets");
+        self.list.push(Candidate { text, target, symlink });
+    }
+
+    /// The path of candidate `at` relative to the directory searched.
+    fn relative(&self, at: usize) -> &Path {
+        let bytes = match self.raw.binary_search_by_key(&at, |&(position, _)| position) {
+            Ok(found) => &self.raw[found].1,
+            Err(_) => self.list[at].text.as_bytes(),
+        };
+        Path::new(OsStr::from_bytes(bytes))
     }
 }
 
@@ -102,7 +116,7 @@ pub(crate) fn run(
     let view = index.and_then(Index::view);
     let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
     let shared = constraints.clone().map(Arc::new);
-    let mut candidates = Vec::new();
+    let mut candidates = Candidates::default();
     let mut considered = 0;
     for (number, target) in targets.iter().enumerate() {
         considered += match &view {
@@ -139,7 +153,7 @@ fn from_index<'v>(
     constraints: Option<&Constraints>,
     skipped: &'v SkipCounters,
     query: &Query,
-    candidates: &mut Vec<Candidate<'v>>,
+    candidates: &mut Candidates<'v>,
 ) -> usize {
     let dir = target.below_root(roots);
     let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
@@ -155,7 +169,7 @@ fn from_index<'v>(
         // so a path is never skipped that could match.
         if query.may_match(entry.chars) {
             let relative = Cow::Borrowed(&entry.path[base..]);
-            candidates.push(Candidate::new(relative, number, entry.kind == Kind::Symlink));
+            candidates.push(relative, number, entry.kind == Kind::Symlink);
         }
     }
     count
@@ -170,7 +184,7 @@ fn from_walk(
     constraints: Option<Arc<Constraints>>,
     control: &Control,
     query: &Query,
-    candidates: &mut Vec<Candidate<'_>>,
+    candidates: &mut Candidates<'_>,
 ) -> Result<usize> {
     let dirs = RootDirs::open(roots)?;
     let options = WalkOptions { constraints, ..WalkOptions::default() };
@@ -182,14 +196,14 @@ fn from_walk(
         (walked.kind != WalkedKind::Dir).then(|| {
             let relative = &walked.path.as_os_str().as_bytes()[base..];
             let symlink = walked.kind == WalkedKind::Symlink;
-            query
-                .may_match(char_set(relative))
-                .then(|| Candidate::new(Cow::Owned(relative.to_vec()), number, symlink))
+            query.may_match(char_set(relative)).then(|| (relative.to_vec(), symlink))
         })
     };
     Walker::new(&dirs, &options, &skipped, control).run_all(target, default_threads(), prepare, |file| {
         count += 1;
-        candidates.extend(file);
+        if let Some((relative, symlink)) = file {
+            candidates.push(Cow::Owned(relative), number, symlink);
+        }
         true
     });
     Ok(count)
@@ -200,32 +214,30 @@ fn from_walk(
 fn rank(
     roots: &Roots,
     targets: &[Target],
-    candidates: &[Candidate<'_>],
+    candidates: &Candidates<'_>,
     query: &Query,
     signals: &Signals<'_>,
     limit: Option<u64>,
 ) -> Result<FindResult> {
-    let absolute = |at: usize| {
-        let candidate = &candidates[at];
-        targets[candidate.target].path.join(candidate.relative())
-    };
+    let absolute =
+        |at: usize| targets[candidates.list[at].target as usize].path.join(candidates.relative(at));
     // Links count only when they lead to a file inside the sandbox, as in a glob.
     let skipped = SkipCounters::default();
     let keep = |at: usize| {
-        !candidates[at].symlink || {
+        !candidates.list[at].symlink || {
             let link = Walked { path: absolute(at), kind: WalkedKind::Symlink, at: None };
             entry_is_dir(roots, &link, &skipped) == Some(false)
         }
     };
     let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let fetched = if signals.is_empty() { limit } else { limit.saturating_mul(signals::OVER_FETCH) };
-    let ranked = query.rank(candidates, keep, fetched, default_threads());
+    let ranked = query.rank(&candidates.list, keep, fetched, default_threads());
     let mut entries = ranked
         .best
         .into_iter()
         .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus, typos }| FindEntry {
             path: absolute(at),
-            relative_path: candidates[at].relative().to_path_buf(),
+            relative_path: candidates.relative(at).to_path_buf(),
             score: fuzzy + filename_bonus + exact_bonus,
             fuzzy,
             filename_bonus,

@@ -90,19 +90,28 @@ pub(super) struct Ranking {
 /// A match while it is scored.
 #[derive(Clone, Copy)]
 struct Scored {
-    at: usize,
-    fuzzy: i64,
+    /// Its position in the texts ranked.
+    at: u32,
+    fuzzy: i32,
     /// Where the last part's alignment ends (a byte offset in the text).
-    end: usize,
-    filename_bonus: i64,
-    exact_bonus: i64,
-    /// The alignment ended in the directories: the file name may still match alone.
+    end: u32,
+    /// The text's length in bytes (ties go to the shorter).
+    len: u32,
+    filename_bonus: i32,
+    exact_bonus: i32,
+    /// The alignment ended in the directories and the file name has not yet been matched
+    /// alone (see [`name_matches`]).
     in_dirs: bool,
 }
 
 impl Scored {
     fn score(&self) -> i64 {
-        self.fuzzy + self.filename_bonus + self.exact_bonus
+        i64::from(self.fuzzy) + i64::from(self.filename_bonus) + i64::from(self.exact_bonus)
+    }
+
+    /// The most `score` can become once the bonuses are added (see [`bonuses`]).
+    fn ceiling(&self) -> i64 {
+        i64::from(self.fuzzy) + i64::from(self.fuzzy * 2 / 5) + i64::from(name_bonus_cap(self.fuzzy))
     }
 }
 
@@ -141,36 +150,28 @@ impl Query {
         limit: usize,
         threads: usize,
     ) -> Ranking {
+        let part = self.parts.last().expect("a query has a part");
         let mut scored = self.matches(texts, threads);
-        scored.retain(|s| keep(s.at));
+        scored.retain(|s| keep(s.at as usize));
         let total = scored.len();
-        let last = self.parts.last().expect("a query has a part");
-        for s in &mut scored {
-            bonuses(s, texts[s.at].as_ref(), last);
-        }
-        let key = |s: &Scored| (Reverse(s.score()), texts[s.at].as_ref().len(), s.at);
-        if limit == 0 {
-            scored.clear();
-        } else if limit < scored.len() {
-            // Only a match that could still reach the best `limit` is matched against its
-            // file name alone: bonuses only raise a score.
-            let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
-            let reach = |s: &Scored| s.in_dirs && s.score() + name_bonus_cap(s.fuzzy) >= threshold;
-            name_matches(&mut scored, texts, last, reach);
-            scored.select_nth_unstable_by_key(limit - 1, key);
-            scored.truncate(limit);
+        if limit < scored.len() {
+            scored = best_of(scored, texts, part, limit);
         } else {
-            name_matches(&mut scored, texts, last, |s| s.in_dirs);
+            for s in &mut scored {
+                bonuses(s, texts[s.at as usize].as_ref(), part);
+            }
+            name_matches(&mut scored, texts, part, |s| s.in_dirs);
         }
+        let key = |s: &Scored| (Reverse(s.score()), s.len, s.at);
         scored.sort_unstable_by_key(key);
         let best = scored
             .into_iter()
             .map(|s| Ranked {
-                at: s.at,
-                fuzzy: s.fuzzy,
-                filename_bonus: s.filename_bonus,
-                exact_bonus: s.exact_bonus,
-                typos: self.typos(texts[s.at].as_ref()),
+                at: s.at as usize,
+                fuzzy: s.fuzzy.into(),
+                filename_bonus: s.filename_bonus.into(),
+                exact_bonus: s.exact_bonus.into(),
+                typos: self.typos(texts[s.at as usize].as_ref()),
             })
             .collect();
         Ranking { total, best }
@@ -183,23 +184,24 @@ impl Query {
             .match_list_parallel(texts, threads)
             .into_iter()
             .map(|m| Scored {
-                at: m.index as usize,
-                fuzzy: i64::from(m.score),
-                end: usize::from(m.end_col),
+                at: m.index,
+                fuzzy: i32::from(m.score),
+                end: u32::from(m.end_col),
+                len: u32::try_from(texts[m.index as usize].as_ref().len()).unwrap_or(u32::MAX),
                 filename_bonus: 0,
                 exact_bonus: 0,
                 in_dirs: false,
             })
             .collect();
         for part in rest {
-            let subset: Vec<&str> = scored.iter().map(|s| texts[s.at].as_ref()).collect();
+            let subset: Vec<&str> = scored.iter().map(|s| texts[s.at as usize].as_ref()).collect();
             let found =
                 Matcher::new(part.needle.as_str(), &part.config).match_list_parallel(&subset, threads);
             let mut next: Vec<Scored> = found
                 .into_iter()
                 .map(|m| {
                     let s = scored[m.index as usize];
-                    Scored { fuzzy: s.fuzzy + i64::from(m.score), end: usize::from(m.end_col), ..s }
+                    Scored { fuzzy: s.fuzzy + i32::from(m.score), end: u32::from(m.end_col), ..s }
                 })
                 .collect();
             next.sort_unstable_by_key(|s| s.at);
@@ -224,8 +226,48 @@ impl Query {
 }
 
 /// The most a name match may add: a sixth of the fuzzy score, at most 30.
-fn name_bonus_cap(fuzzy: i64) -> i64 {
+fn name_bonus_cap(fuzzy: i32) -> i32 {
     (fuzzy / 6).min(30)
+}
+
+/// The best `limit` of `scored` (more than `limit` matches), their bonuses added; the
+/// others are left out as soon as their ceiling shows they cannot be among them, so most
+/// matches of a short query are never looked at again.
+fn best_of<T: AsRef<str>>(mut scored: Vec<Scored>, texts: &[T], part: &Part, limit: usize) -> Vec<Scored> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    let key = |s: &Scored| (Reverse(s.score()), s.len, s.at);
+    // A match scores at least its fuzzy score: one whose ceiling is below the `limit`-th
+    // best fuzzy score cannot be among the best.
+    let mut floors: Vec<i32> = scored.iter().map(|s| s.fuzzy).collect();
+    let floor = i64::from(*floors.select_nth_unstable_by_key(limit - 1, |&f| Reverse(f)).1);
+    scored.retain(|s| s.ceiling() >= floor);
+    // The `limit` highest ceilings, scored in full, raise that floor to their lowest score.
+    if scored.len() > limit {
+        scored.select_nth_unstable_by_key(limit - 1, |s| Reverse(s.ceiling()));
+    }
+    let mut rest = scored.split_off(limit.min(scored.len()));
+    for s in &mut scored {
+        bonuses(s, texts[s.at as usize].as_ref(), part);
+    }
+    name_matches(&mut scored, texts, part, |s| s.in_dirs);
+    let floor = scored.iter().map(Scored::score).min().unwrap_or(i64::MIN);
+    rest.retain(|s| s.ceiling() >= floor);
+    for s in &mut rest {
+        bonuses(s, texts[s.at as usize].as_ref(), part);
+    }
+    scored.append(&mut rest);
+    if scored.len() > limit {
+        // Only a match that could still reach the best `limit` is matched against its file
+        // name alone: bonuses only raise a score.
+        let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
+        let reach = |s: &Scored| s.in_dirs && s.score() + i64::from(name_bonus_cap(s.fuzzy)) >= threshold;
+        name_matches(&mut scored, texts, part, reach);
+        scored.select_nth_unstable_by_key(limit - 1, key);
+        scored.truncate(limit);
+    }
+    scored
 }
 
 /// Sets the bonuses that need no second match: the exact name, and the alignment of `part`
@@ -242,7 +284,7 @@ fn bonuses(s: &mut Scored, text: &str, part: &Part) {
         0
     };
     // Where the alignment of the name part starts, roughly: its end less its length.
-    let starts = (s.end + 1).saturating_sub(part.name.len());
+    let starts = (s.end as usize + 1).saturating_sub(part.name.len());
     if starts >= name_start && !part.name.is_empty() {
         s.filename_bonus = name_bonus_cap(s.fuzzy);
     } else {
@@ -265,16 +307,19 @@ fn name_matches<T: AsRef<str>>(
     let names: Vec<&str> = picked
         .iter()
         .map(|&i| {
-            let text = texts[scored[i].at].as_ref();
+            let text = texts[scored[i].at as usize].as_ref();
             &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
         })
         .collect();
     let config = Config { max_typos: Some(typos_allowed(&part.name)), ..part.config };
     // A perfect name match scores about 16 per character.
-    let perfect = i64::try_from(part.name.len() * 16).unwrap_or(i64::MAX).max(1);
+    let perfect = i32::try_from(part.name.len() * 16).unwrap_or(i32::MAX).max(1);
     for m in Matcher::new(part.name.as_str(), &config).match_list(&names) {
         let s = &mut scored[picked[m.index as usize]];
-        s.filename_bonus = name_bonus_cap(s.fuzzy) * i64::from(m.score).min(perfect) / perfect;
+        s.filename_bonus = name_bonus_cap(s.fuzzy) * i32::from(m.score).min(perfect) / perfect;
+    }
+    for &i in &picked {
+        scored[i].in_dirs = false;
     }
 }
 
@@ -321,5 +366,34 @@ mod tests {
         assert_eq!(rank("parser", &texts, 1).len(), 1);
         assert!(rank("parser", &texts, 0).is_empty());
         assert_eq!(Query::parse("  ").err().map(|e| e.code()), Some(ErrorCode::InvalidArgument));
+    }
+
+    #[test]
+    fn the_best_few_are_the_head_of_the_full_order() {
+        // Paths of every shape a short query meets: names, directories, typos, repeats.
+        let words = ["test", "tests", "tset", "latest", "attest", "text", "best", "the", "est"];
+        let texts: Vec<String> = (0..600)
+            .map(|n| {
+                let [a, b, c] = [n % 9, n / 9 % 9, n / 81 % 9].map(|i| words[i]);
+                match n % 4 {
+                    0 => format!("{a}/{b}_{c}.py"),
+                    1 => format!("src/{a}{b}/{c}.rs"),
+                    2 => format!("{a}_{b}/{c}/mod.rs"),
+                    _ => format!("{c}.{a}"),
+                }
+            })
+            .collect();
+        for query in ["test", "tst", "src test", "best.py", "tests/mod"] {
+            let parsed = Query::parse(query).unwrap();
+            let order = |limit| -> Vec<(usize, i64)> {
+                let ranking = parsed.rank(&texts, |_| true, limit, 1);
+                ranking.best.iter().map(|r| (r.at, r.fuzzy + r.filename_bonus + r.exact_bonus)).collect()
+            };
+            let full = order(usize::MAX);
+            assert!(full.len() > 30, "{query}: {} matches", full.len());
+            for limit in [1, 3, 20] {
+                assert_eq!(order(limit), full[..limit], "{query}, limit {limit}");
+            }
+        }
     }
 }
