@@ -1,11 +1,15 @@
 // Type declarations of fsnative for Node.js. Option names, defaults and result shapes are
-// documented here and nowhere else in the package; the native core (`fsnative::options`)
-// checks every option and holds every default.
+// documented here and in the files re-exported below (find, rank, warm-index), nowhere else in
+// the package; the native core (`fsnative::options`) checks every option and holds every default.
 
 /// <reference types="node" />
 
+import type { FindOptions, FindResult } from './find';
+export type { FindEntry, FindOptions, FindResult, FindStats } from './find';
 import type { RankOptions, ThesaurusStatus } from './rank';
 export type { FrecencyOptions, FrecencyProfile, RankOptions, ThesaurusMapping, ThesaurusStatus } from './rank';
+import type { IndexOptions, IndexStatus } from './warm-index';
+export type { IndexOptions, IndexStatus } from './warm-index';
 
 /**
  * A path as fsnative returns it: a string, or `{ bytes }` when the name is not valid UTF-8
@@ -275,71 +279,6 @@ export interface GlobOptions {
   timeoutMs?: number | null;
 }
 
-/** A fuzzy path search. Each option has its default when left out or `undefined`. */
-export interface FindOptions {
-  /**
-   * What to look for: whitespace-separated parts, each matched fuzzily (typos allowed) against
-   * the path relative to `path`; all must match. Case is ignored unless the query holds an
-   * upper-case letter. Required.
-   */
-  query: string;
-  /** The directory to search, validated (a relative one resolves against the first root). Default: every root. */
-  path?: string | null;
-  /** Cap on entries returned (`total` still counts all); `null` for no cap. Default `20`. */
-  limit?: number | null;
-  /** FFF-style file constraints (`'*.rs !test/ src/ type:rust'`), on paths relative to `path`. Default `null`: none. */
-  constraints?: string | null;
-  /** Stop after this many milliseconds and return what was ranked, flagged `'timeout'`. Default `null`: no deadline. */
-  timeoutMs?: number | null;
-}
-
-/**
- * One file a find ranked. `score` is the sum of the additive parts (`fuzzy`, `filenameBonus`,
- * `exactBonus`, `pathBoost`, `frecency`).
- */
-export interface FindEntry {
-  /** Absolute path: the canonical base joined with `relativePath`. */
-  path: FsPath;
-  /** Path relative to the directory searched (`/`-separated): what the query was matched against. */
-  relativePath: FsPath;
-  /** The rank: the sum of the parts. Higher is better. */
-  score: number;
-  /** The fuzzy match of the query on the relative path (typos allowed), summed over its parts. */
-  fuzzy: number;
-  /** The query (after its last `/`) matched inside the file name: up to a sixth of `fuzzy`, at most 30. */
-  filenameBonus: number;
-  /** The query (after its last `/`) is the file name (2/5 of `fuzzy`) or the name without its extension (1/4). */
-  exactBonus: number;
-  /** The thesaurus concepts the path (relative to its root) mentions, times `boostWeight`, at most `maxBoost`; 0 without a thesaurus. */
-  pathBoost: number;
-  /** The file's frecency in points (4 per unit, rounded); 0 without a frecency database. */
-  frecency: number;
-  /** Query characters the best alignment left unmatched or matched to another one. */
-  typos: number;
-}
-
-/** Counters of what a find did. */
-export interface FindStats {
-  /** Files the query was matched against (after `path` and constraints). */
-  candidates: number;
-  /** The files came from the warm index (else from a walk). */
-  indexed: boolean;
-  /** Wall-clock time of the call in milliseconds. */
-  elapsedMs: number;
-}
-
-/** The answer to a find. */
-export interface FindResult {
-  /** The best matches, best first, at most `limit`; ties go to the shorter path, then path order. */
-  entries: FindEntry[];
-  /** How many files matched in all, also past the limit. */
-  total: number;
-  /** Set when `entries` holds fewer than `total`, or the search stopped early. */
-  truncated: Truncation | null;
-  /** What the search did. */
-  stats: FindStats;
-}
-
 /**
  * The answer of {@link Sandbox.grepText}: ripgrep's output for one page of a grep, as a string
  * or, with `encoding: 'buffer'`, as the exact bytes `rg` prints.
@@ -538,21 +477,6 @@ export interface GlobResult {
   stats: GlobStats;
 }
 
-/**
- * How a sandbox's warm index is built and bounded (each option optional; the core checks
- * them, naming a bad one `index.maxFiles`, …).
- */
-export interface IndexOptions {
-  /** The most entries the index holds; past it the index fails and searches walk. Default 1,000,000. */
-  maxFiles?: number;
-  /** The most memory in bytes; past it files are listed but not read (always searched). Default 512 MiB. */
-  maxMemory?: number;
-  /** Build the content prefilter (else the file list only). Default `true`. */
-  content?: boolean;
-  /** Index `/` or a directory holding the home directory (refused otherwise). Default `false`. */
-  allowHome?: boolean;
-}
-
 /** Options of the {@link Sandbox} constructor: an index, and the ranking signals of {@link RankOptions}. */
 export interface SandboxOptions extends RankOptions {
   /**
@@ -561,40 +485,6 @@ export interface SandboxOptions extends RankOptions {
    * options, path order) read it instead of walking, with the same answers. Default `false`.
    */
   index?: boolean | IndexOptions;
-}
-
-/** A snapshot of a sandbox's warm index ({@link Sandbox.indexStatus}). */
-export interface IndexStatus {
-  /** `'building'` (searches walk meanwhile), `'ready'`, `'failed'` (see `error`; searches walk) or `'closed'`. */
-  state: 'building' | 'ready' | 'failed' | 'closed';
-  /** Files listed. */
-  files: number;
-  /** Directories listed. */
-  dirs: number;
-  /** Bytes of the files read into the content prefilter. */
-  bytes: number;
-  /** Memory the index holds, in bytes. */
-  memoryBytes: number;
-  /** `'live'` (every directory watched), `'partial'` (some listed again before every search) or `'off'`. */
-  watching: 'live' | 'partial' | 'off';
-  /** Directories watched. */
-  watchedDirs: number;
-  /** Directories that could not be watched. */
-  unwatchedDirs: number;
-  /** Times the whole tree was listed again because the kernel dropped events. */
-  rescans: number;
-  /** Files whose content the prefilter knows. */
-  contentFiles: number;
-  /** Files waiting to be read (new or changed); they are searched meanwhile. */
-  contentPending: number;
-  /** Milliseconds it took to list the roots, once done. */
-  listMs: number | null;
-  /** Milliseconds from the start until every file was first read, once done. */
-  contentMs: number | null;
-  /** Searches (grep and glob) answered from the index so far. */
-  searches: number;
-  /** Why the index failed, or null. */
-  error: string | null;
 }
 
 /**

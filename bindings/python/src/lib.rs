@@ -6,6 +6,7 @@
 
 mod cancel;
 mod errors;
+mod find_views;
 mod interrupt;
 mod options;
 mod plain_data;
@@ -22,11 +23,13 @@ mod _fsnative {
     #[pymodule_export]
     use crate::cancel::CancelToken;
     #[pymodule_export]
+    use crate::find_views::{FindEntry, FindResult, FindStats};
+    #[pymodule_export]
     use crate::sandbox::Sandbox;
     #[pymodule_export]
     use crate::views::{
-        ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats,
-        GrepResult, GrepStats, IndexStatus, Match, ThesaurusStatus,
+        ContextLine, FileMatches, GlobEntry, GlobResult, GlobStats, GrepResult, GrepStats, IndexStatus,
+        Match, ThesaurusStatus,
     };
 
     #[pymodule_init]

@@ -9,10 +9,11 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use crate::cancel::CancelToken;
 use crate::errors::to_py_err;
+use crate::find_views::FindResult;
 use crate::interrupt::{run_detached, run_interruptible};
 use crate::options::{build, collect, fs_path};
 use crate::plain_data::{path_str, repr_of};
-use crate::views::{FindResult, GlobResult, GrepResult, IndexStatus, ThesaurusStatus};
+use crate::views::{GlobResult, GrepResult, IndexStatus, ThesaurusStatus};
 
 /// A set of allowed root directories; every path and search stays inside them.
 #[pyclass(frozen, subclass, module = "fsnative")]

@@ -1,5 +1,6 @@
-//! The results of `Sandbox.grep`, `Sandbox.glob` and `Sandbox.find`, `Sandbox.index_status`
-//! and `Sandbox.thesaurus_status`: views over one shared core result.
+//! The results of `Sandbox.grep`, `Sandbox.glob`, `Sandbox.index_status` and
+//! `Sandbox.thesaurus_status` (those of `Sandbox.find` are in `find_views`): views over one
+//! shared core result.
 //!
 //! The core's result moves into an `Arc` without a copy; `files`, `matches`, `before`,
 //! `after` and `entries` hand out small view objects (the `Arc` and indices), and every field
@@ -20,11 +21,11 @@ use pyo3::IntoPyObjectExt;
 
 use crate::interrupt::run_detached;
 use crate::options::{build, collect};
-use crate::plain_data::{path_str, repr_of, serde_name, to_dict, to_json};
+use crate::plain_data::{path_str, repr_of, serde_name};
 use crate::view_list::untracked_views;
 
 /// A core value as the Python attribute that shows it.
-trait Attribute {
+pub trait Attribute {
     fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>>;
 }
 
@@ -79,7 +80,8 @@ impl Attribute for Vec<[usize; 2]> {
 
 /// Declares a frozen view class over a shared core result `$root`: its indices, how it finds
 /// its core record, one getter per listed field, `to_json` and `to_dict` of the record, and
-/// the methods given by hand.
+/// the methods given by hand. It names this crate's items by path, so a module using it needs
+/// only the PyO3 prelude.
 macro_rules! view {
     (
         $(#[$doc:meta])*
@@ -90,7 +92,7 @@ macro_rules! view {
         $(#[$doc])*
         #[pyclass(frozen, module = "fsnative")]
         pub struct $view {
-            result: Arc<$root>,
+            result: ::std::sync::Arc<$root>,
             $($($index: $index_kind,)+)?
         }
 
@@ -107,19 +109,19 @@ macro_rules! view {
                 $(#[$field_doc])*
                 #[getter]
                 fn $field<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                    self.record().$field.to_py(py)
+                    $crate::views::Attribute::to_py(&self.record().$field, py)
                 }
             )*
 
             /// The core's serde JSON of this record (snake_case; a non-UTF-8 path is
             /// `{"bytes": "<base64>"}`).
             fn to_json(&self, py: Python<'_>) -> PyResult<String> {
-                to_json(py, self.record())
+                $crate::plain_data::to_json(py, self.record())
             }
 
             /// `json.loads(self.to_json())`: the core's serde shape as dicts and lists.
             fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-                to_dict(py, self.record())
+                $crate::plain_data::to_dict(py, self.record())
             }
 
             $($methods)*
@@ -127,8 +129,10 @@ macro_rules! view {
     };
 }
 
+pub(crate) use view;
+
 /// `'limit'`, or `None`, as a repr shows a truncation.
-fn truncation_repr(truncated: Option<fsnative::Truncation>) -> String {
+pub fn truncation_repr(truncated: Option<fsnative::Truncation>) -> String {
     truncated.map_or("None".to_owned(), |t| format!("'{}'", serde_name(&t)))
 }
 
@@ -438,91 +442,6 @@ view! {
     fn __repr__(&self) -> String {
         let s = self.record();
         format!("GlobStats(entries_walked={}, elapsed_ms={:.3})", s.entries_walked, s.elapsed_ms)
-    }
-}
-
-impl FindResult {
-    pub fn new(result: fsnative::FindResult) -> FindResult {
-        FindResult { result: Arc::new(result) }
-    }
-}
-
-view! {
-    /// The answer to `Sandbox.find`: the best matches, best first.
-    FindResult over fsnative::FindResult => fsnative::FindResult = |view| &view.result;
-    attributes {
-        /// How many files matched in all, also past the limit.
-        total,
-        /// Why `entries` is incomplete: `"limit"`, `"timeout"`, `"cancelled"`, or None.
-        truncated,
-    }
-
-    /// The best matches, at most `limit`; ties go to the shorter path, then path order (a new
-    /// list of views each time).
-    #[getter]
-    fn entries<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let entries = (0..self.result.entries.len()).map(|index| FindEntry { result: self.result.clone(), index });
-        untracked_views(py, entries)
-    }
-
-    /// What the search did.
-    #[getter]
-    fn stats(&self) -> FindStats {
-        FindStats { result: self.result.clone() }
-    }
-
-    fn __repr__(&self) -> String {
-        let r = &self.result;
-        format!("<FindResult entries={} total={} truncated={}>", r.entries.len(), r.total, truncation_repr(r.truncated))
-    }
-}
-
-view! {
-    /// One file a find ranked: `score` is the sum of the additive parts (`fuzzy`,
-    /// `filename_bonus`, `exact_bonus`, `path_boost`, `frecency`).
-    FindEntry over fsnative::FindResult { index: usize } => fsnative::FindEntry = |view| &view.result.entries[view.index];
-    attributes {
-        /// Absolute path (the canonical base joined with `relative_path`).
-        path,
-        /// Path relative to the directory searched (`/`-separated): what the query matched.
-        relative_path,
-        /// The rank: the sum of the parts. Higher is better.
-        score,
-        /// The fuzzy match of the query on the relative path (typos allowed).
-        fuzzy,
-        /// The query (after its last `/`) matched inside the file name.
-        filename_bonus,
-        /// The query (after its last `/`) is the file name, or the name without its extension.
-        exact_bonus,
-        /// The thesaurus concepts the path mentions, times the weight, capped; 0 without one.
-        path_boost,
-        /// The file's frecency in points (4 per unit, rounded); 0 without a database.
-        frecency,
-        /// Query characters the best alignment left unmatched or matched to another one.
-        typos,
-    }
-
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let entry = self.record();
-        format!("FindEntry(relative_path={}, score={})", repr_of(&path_str(py, &entry.relative_path)), entry.score)
-    }
-}
-
-view! {
-    /// Counters of what a find did.
-    FindStats over fsnative::FindResult => fsnative::FindStats = |view| &view.result.stats;
-    attributes {
-        /// Files the query was matched against (after `path` and constraints).
-        candidates,
-        /// The files came from the warm index (else from a walk).
-        indexed,
-        /// Wall-clock time of the call in milliseconds.
-        elapsed_ms,
-    }
-
-    fn __repr__(&self) -> String {
-        let s = self.record();
-        format!("FindStats(candidates={}, elapsed_ms={:.3})", s.candidates, s.elapsed_ms)
     }
 }
 

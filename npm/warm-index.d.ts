@@ -1,0 +1,51 @@
+// Type declarations of fsnative's warm index, re-exported by index.d.ts: the options that
+// build and bound it and the snapshot `Sandbox.indexStatus` returns.
+
+/**
+ * How a sandbox's warm index is built and bounded (each option optional; the core checks
+ * them, naming a bad one `index.maxFiles`, …).
+ */
+export interface IndexOptions {
+  /** The most entries the index holds; past it the index fails and searches walk. Default 1,000,000. */
+  maxFiles?: number;
+  /** The most memory in bytes; past it files are listed but not read (always searched). Default 512 MiB. */
+  maxMemory?: number;
+  /** Build the content prefilter (else the file list only). Default `true`. */
+  content?: boolean;
+  /** Index `/` or a directory holding the home directory (refused otherwise). Default `false`. */
+  allowHome?: boolean;
+}
+
+/** A snapshot of a sandbox's warm index (`Sandbox.indexStatus`). */
+export interface IndexStatus {
+  /** `'building'` (searches walk meanwhile), `'ready'`, `'failed'` (see `error`; searches walk) or `'closed'`. */
+  state: 'building' | 'ready' | 'failed' | 'closed';
+  /** Files listed. */
+  files: number;
+  /** Directories listed. */
+  dirs: number;
+  /** Bytes of the files read into the content prefilter. */
+  bytes: number;
+  /** Memory the index holds, in bytes. */
+  memoryBytes: number;
+  /** `'live'` (every directory watched), `'partial'` (some listed again before every search) or `'off'`. */
+  watching: 'live' | 'partial' | 'off';
+  /** Directories watched. */
+  watchedDirs: number;
+  /** Directories that could not be watched. */
+  unwatchedDirs: number;
+  /** Times the whole tree was listed again because the kernel dropped events. */
+  rescans: number;
+  /** Files whose content the prefilter knows. */
+  contentFiles: number;
+  /** Files waiting to be read (new or changed); they are searched meanwhile. */
+  contentPending: number;
+  /** Milliseconds it took to list the roots, once done. */
+  listMs: number | null;
+  /** Milliseconds from the start until every file was first read, once done. */
+  contentMs: number | null;
+  /** Searches (grep and glob) answered from the index so far. */
+  searches: number;
+  /** Why the index failed, or null. */
+  error: string | null;
+}
