@@ -235,7 +235,7 @@ fn rank(
     let mut entries = ranked
         .best
         .into_iter()
-        .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus, typos }| FindEntry {
+        .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus }| FindEntry {
             path: absolute(at),
             relative_path: candidates.relative(at).to_path_buf(),
             score: fuzzy + filename_bonus + exact_bonus,
@@ -244,11 +244,15 @@ fn rank(
             exact_bonus,
             path_boost: 0,
             frecency: 0,
-            typos,
+            // Counted below, for the entries kept.
+            typos: 0,
         })
         .collect::<Vec<_>>();
     signals.add_to(roots, &mut entries)?;
     entries.truncate(limit);
+    for entry in &mut entries {
+        entry.typos = query.typos(&entry.relative_path.to_string_lossy());
+    }
     let total = ranked.total as u64;
     let truncated = (total > entries.len() as u64).then_some(Truncation::Limit);
     Ok(FindResult { entries, total, truncated, stats: FindStats::default() })

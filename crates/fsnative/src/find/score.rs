@@ -76,7 +76,6 @@ pub(super) struct Ranked {
     pub fuzzy: i64,
     pub filename_bonus: i64,
     pub exact_bonus: i64,
-    pub typos: u32,
 }
 
 /// The outcome of a ranking.
@@ -171,7 +170,6 @@ impl Query {
                 fuzzy: s.fuzzy.into(),
                 filename_bonus: s.filename_bonus.into(),
                 exact_bonus: s.exact_bonus.into(),
-                typos: self.typos(texts[s.at as usize].as_ref()),
             })
             .collect();
         Ranking { total, best }
@@ -210,8 +208,9 @@ impl Query {
         scored
     }
 
-    /// Query characters that the best alignments leave unmatched or match to another one.
-    fn typos(&self, text: &str) -> u32 {
+    /// Query characters that the best alignments leave unmatched or match to another one
+    /// (an alignment of its own: count them only for the matches returned).
+    pub fn typos(&self, text: &str) -> u32 {
         self.parts
             .iter()
             .map(|part| {
@@ -353,8 +352,9 @@ mod tests {
         let found = rank("hanlder", &["src/b/handler.rs", "src/handler.rs", "src/a/handler.rs"], 10);
         let names: Vec<&str> = found.iter().map(|(t, _)| t.as_str()).collect();
         assert_eq!(names, ["src/handler.rs", "src/b/handler.rs", "src/a/handler.rs"]);
-        assert_eq!(found[0].1.typos, 1);
-        assert_eq!(rank("handler", &["src/handler.rs"], 1)[0].1.typos, 0);
+        let query = Query::parse("hanlder").unwrap();
+        assert_eq!((query.typos("src/handler.rs"), query.typos("handler")), (1, 1));
+        assert_eq!(Query::parse("handler").unwrap().typos("src/handler.rs"), 0);
     }
 
     #[test]
