@@ -240,9 +240,10 @@ def test_non_utf8_names_round_trip(tmp_path: Path) -> None:
 
 
 def stub_parameters(function: str) -> dict[str, ast.expr]:
-    """The keyword parameters (and their defaults) of a method in the installed stub."""
-    stub = Path(fsnative.__file__).with_name("_fsnative.pyi").read_text(encoding="utf-8")
-    for node in ast.walk(ast.parse(stub)):
+    """The keyword parameters (and their defaults) of a method in the installed stubs."""
+    package = Path(fsnative.__file__).parent
+    stubs = "\n".join((package / name).read_text(encoding="utf-8") for name in ("_fsnative.pyi", "_views.pyi"))
+    for node in ast.walk(ast.parse(stubs)):
         if isinstance(node, ast.FunctionDef) and node.name == function:
             arguments = node.args
             positional = arguments.posonlyargs + arguments.args
