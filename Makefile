@@ -4,7 +4,7 @@
 PYTHON ?= python3
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
-## Runs the main job: validate, grep and glob a real tree (the CPython standard library)
+## Runs the main job: validate, grep, glob and fuzzy-find a real tree (the CPython standard library)
 ## from Rust, Node and Python. Cargo's progress shows while the addon and the wheel build.
 demo: demo-rust demo-node demo-python
 

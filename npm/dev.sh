@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Node binding's tasks, as the root Makefile calls them:
 #   ./npm/dev.sh test       install the package (npm ci builds the addon with cargo), then npm test
-#   ./npm/dev.sh demo DIR   install the package, then validate, grep and glob DIR through the Node API
+#   ./npm/dev.sh demo DIR   install the package, then validate, grep, glob and fuzzy-find DIR through the Node API
 # Needs only node, npm and a Rust toolchain; packages come from the npm registry and crates.io.
 set -euo pipefail
 

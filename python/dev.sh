@@ -2,7 +2,7 @@
 # Developer commands of the Python binding (the root Makefile calls them after `make dist`):
 #   ./python/dev.sh test [PYTEST ARGS]   install the wheel from dist/ and the test requirements
 #                                        into .venv, then run the tests
-#   ./python/dev.sh demo DIR             install the wheel into .venv, then validate, grep and glob DIR
+#   ./python/dev.sh demo DIR             install the wheel into .venv, then validate, grep, glob and fuzzy-find DIR
 # The tests run against the installed release wheel, the one `make dist` made, never against
 # the source folder. The venv at the repository's .venv is kept between runs. PYTHON chooses
 # the interpreter (python3).

@@ -1,4 +1,4 @@
-// The main-job demo from Node: validates, greps and globs a real tree through the package,
+// The main-job demo from Node: validates, greps, globs and fuzzy-finds a real tree through the package,
 // like crates/fsnative/examples/demo.rs does from Rust.
 // `node examples/demo.mjs [DIR]` (default: the current directory); `./npm/dev.sh demo DIR`.
 
@@ -57,3 +57,8 @@ console.log("\n== glob '**/*.{rs,py,ts}', newest first (first 5):");
 const [listed, listedMs] = await timed(() => sandbox.glob({ pattern: '**/*.{rs,py,ts}', sort: 'mtime', limit: 5 }));
 for (const entry of listed.entries) console.log(`  ${entry.relativePath}`);
 console.log(`  -> ${listed.entries.length} of ${listed.total} matches shown, ${listedMs} ms`);
+
+console.log("\n== find 'jsn decodr' (letters left out), best 5:");
+const [best, bestMs] = await timed(() => sandbox.find({ query: 'jsn decodr', limit: 5 }));
+for (const entry of best.entries) console.log(`  ${String(entry.score).padStart(4)}  ${entry.relativePath} (typos ${entry.typos})`);
+console.log(`  -> ${best.entries.length} of ${best.total} matches shown, ${bestMs} ms`);

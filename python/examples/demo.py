@@ -1,4 +1,4 @@
-"""The main-job demo from Python: validates, greps and globs a real tree through fsnative.
+"""The main-job demo from Python: validates, greps, globs and fuzzy-finds a real tree through fsnative.
 
 ``./python/dev.sh demo DIR`` (or ``python python/examples/demo.py DIR`` once fsnative is
 installed); the Rust twin is ``crates/fsnative/examples/demo.rs``.
@@ -67,6 +67,13 @@ def main() -> None:
     for entry in listed.entries:
         print(f"  {entry.relative_path}")
     print(f"  -> {len(listed.entries)} of {listed.total} matches shown, {milliseconds_since(started)}")
+
+    print("\n== find 'jsn decodr' (letters left out), best 5:")
+    started = time.perf_counter()
+    best = sandbox.find("jsn decodr", limit=5)
+    for ranked in best.entries:
+        print(f"  {ranked.score:>4}  {ranked.relative_path} (typos {ranked.typos})")
+    print(f"  -> {len(best.entries)} of {best.total} matches shown, {milliseconds_since(started)}")
 
     print("\n== asyncio: three searches at once")
 

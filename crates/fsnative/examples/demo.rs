@@ -1,9 +1,9 @@
-//! The main-job demo: validates, greps and globs a real tree through the Rust API.
+//! The main-job demo: validates, greps, globs and fuzzy-finds a real tree through the Rust API.
 //! `cargo run --release --example demo -- [DIR]` (default: this repository).
 
 use std::time::Instant;
 
-use fsnative::{render, GlobRequest, GrepRequest, Intent, OutputMode, Sandbox};
+use fsnative::{render, FindRequest, GlobRequest, GrepRequest, Intent, OutputMode, Sandbox};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = std::env::args().nth(1).unwrap_or_else(|| ".".to_owned());
@@ -66,6 +66,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "  -> {} of {} matches shown, {:.1} ms",
         listed.entries.len(),
         listed.total,
+        started.elapsed().as_secs_f64() * 1000.0
+    );
+
+    println!("\n== find 'jsn decodr' (letters left out), best 5:");
+    let request = FindRequest { limit: Some(5), ..FindRequest::new("jsn decodr") };
+    let started = Instant::now();
+    let best = sandbox.find(&request)?;
+    for entry in &best.entries {
+        println!("  {:>4}  {} (typos {})", entry.score, entry.relative_path.display(), entry.typos);
+    }
+    println!(
+        "  -> {} of {} matches shown, {:.1} ms",
+        best.entries.len(),
+        best.total,
         started.elapsed().as_secs_f64() * 1000.0
     );
     Ok(())
