@@ -1,26 +1,41 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test lint test-rust test-node test-python dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-packages lint test-rust test-node test-python dist bench bench-smoke
 
 PYTHON ?= python3
+# Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
+# so that the core compiles once for all of them (see crates/fsnative/Cargo.toml on syn).
+CORE_RELEASE := --release --locked -p fsnative --features mimalloc
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
 ## Runs the main job: validate, grep, glob and fuzzy-find a real tree (the CPython standard library)
-## from Rust, Node and Python. Cargo's progress shows while the addon and the wheel build.
-demo: demo-rust demo-node demo-python
+## from Rust, Node and Python. The release artifacts build first (make dist: the core compiles
+## once, for the addon and the wheel); the three demos reuse them.
+demo: dist
+	$(MAKE) demo-rust demo-node demo-python NO_DIST=1
 
 demo-rust:
-	cargo run --release --locked --example demo -- "$(STDLIB)"
+	cargo run $(CORE_RELEASE) --example demo -- "$(STDLIB)"
 
-demo-node:
+demo-node: $(if $(NO_DIST),,dist)
 	./npm/dev.sh demo "$(STDLIB)"
 
-demo-python: dist
+demo-python: $(if $(NO_DIST),,dist)
 	./python/dev.sh demo "$(STDLIB)"
 
-## Runs every test: formatting, lints (and the core's docs' links), Rust tests and vectors, the release artifacts built once
-## (make dist), Node and Python tests against them (and installs of them in fresh projects and
-## venvs), and a tiny run of the benchmark harness so it never rots.
-test: lint test-rust dist test-node test-python bench-smoke
+## Runs every test: formatting, lints (and the core's docs' links), Rust tests and vectors, the
+## release artifacts built once (make dist), the Node and the Python tests against them side by
+## side (and installs of them in fresh projects and venvs), and a tiny run of the benchmark
+## harness so it never rots.
+test: lint test-rust dist
+	$(MAKE) test-packages
+	./bench/run.sh --smoke
+
+## The Node and Python suites, two jobs at once, each one's output printed whole when it ends.
+## rg, the oracle of both suites' parity tests, is built once first (PyPI's ripgrep is a source
+## build; pip's cache then serves both venvs).
+test-packages:
+	./npm/test/fsmcp/install-oracle.sh >/dev/null
+	$(MAKE) -j2 --output-sync=target test-node test-python NO_DIST=1
 
 lint:
 	cargo fmt --all -- --check
@@ -30,12 +45,12 @@ lint:
 test-rust:
 	cargo test --workspace --locked
 	# The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change.
-	FSNATIVE_INDEX_ROUNDS=10000 cargo test --release --locked -p fsnative --test index
+	FSNATIVE_INDEX_ROUNDS=10000 cargo test $(CORE_RELEASE) --test index
 
-test-node: dist
+test-node: $(if $(NO_DIST),,dist)
 	./npm/dev.sh test
 
-test-python: dist
+test-python: $(if $(NO_DIST),,dist)
 	./python/dev.sh test
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the

@@ -54,7 +54,11 @@ fi
 "$tools/bin/python" -m pip install --quiet --disable-pip-version-check -r python/build-requirements.txt
 stage_rust_sources "$stage/python-sdist" python
 cp -R python "$stage/python-sdist/python"
-(cd "$stage/python-sdist/python" && "$tools/bin/maturin" sdist --out "$out")
+# maturin 1.16 first asks cargo for a Cargo.toml in the current directory, before it reads the
+# manifest path in pyproject.toml, and prints cargo's "manifest path `Cargo.toml` does not exist";
+# that one line is dropped, everything else maturin says is kept.
+(cd "$stage/python-sdist/python" && "$tools/bin/maturin" sdist --out "$out") \
+    2> >(grep -v '^error: manifest path `Cargo.toml` does not exist$' >&2)
 (cd python && "$tools/bin/maturin" build --release --out "$out")
 # maturin tagged the wheel with the oldest manylinux policy its symbols allow; auditwheel
 # confirms the tag from the outside.

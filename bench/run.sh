@@ -36,7 +36,7 @@ wheels=("$repo"/dist/fsnative-*.whl)
 echo "building fsnative for Node and the fsgrep example (release)" >&2
 node "$repo/npm/scripts/install.js"
 (cd "$bench/node" && { [[ -d node_modules ]] || npm ci --no-audit --no-fund; })
-cargo build --quiet --release --locked --example fsgrep --manifest-path "$repo/Cargo.toml"
+cargo build --quiet --release --locked -p fsnative --features mimalloc --example fsgrep --manifest-path "$repo/Cargo.toml"
 
 # rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH.
 export PATH="$venv/bin:$PATH"

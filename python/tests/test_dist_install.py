@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+# What the source builds add to the environment (the file says why: an unoptimised release build).
+SOURCE_BUILD_ENV: dict[str, str] = json.loads((REPO / "tests" / "source-build-env.json").read_text())["env"]
 
 CHECK = """
 import json, sys
@@ -111,8 +113,9 @@ def test_the_wheel_installs_with_no_cargo_on_path(dist: Path, tree: Path, tmp_pa
 def test_the_sdist_builds_from_source_and_installs(dist: Path, tree: Path, tmp_path: Path) -> None:
     [sdist] = dist.glob("fsnative-*.tar.gz")
     bin_dir = fresh_venv(tmp_path / "venv")
-    # A target directory of its own: a cold build of the sdist's sources, nothing reused.
-    env = {**without_cargo(), "PATH": os.environ["PATH"], "CARGO_TARGET_DIR": str(tmp_path / "target")}
+    # A target directory of its own: a cold build of the sdist's sources, nothing reused, and
+    # unoptimised (tests/source-build-env.json says why).
+    env = {**without_cargo(), **SOURCE_BUILD_ENV, "PATH": os.environ["PATH"], "CARGO_TARGET_DIR": str(tmp_path / "target")}
     # -v shows the build's output (maturin's and cargo's); no cache, so it really builds.
     output = pip_install(bin_dir, "-v", "--no-cache-dir", str(sdist), env=env)
     assert "Compiling fsnative v" in output and "Compiling fsnative-python v" in output, output

@@ -149,9 +149,8 @@ def assert_unreadable_skipped(outcome: dict[str, Any]) -> None:
     assert glob["stats"]["skipped_errors"] == 1, "the locked directory"
 
 
-def run_unreadable_case(base: str, python: str = sys.executable, **as_user: Any) -> dict[str, Any]:
-    # The installed package, importable by an interpreter outside this venv too.
-    site = os.path.dirname(os.path.dirname(fsnative.__file__))
+def run_unreadable_case(base: str, site: str, python: str = sys.executable, **as_user: Any) -> dict[str, Any]:
+    """Runs the case under `base` in a child interpreter that imports fsnative from `site`."""
     run = subprocess.run(
         [python, "-c", UNREADABLE_CASE, base],
         capture_output=True,
@@ -166,21 +165,34 @@ def run_unreadable_case(base: str, python: str = sys.executable, **as_user: Any)
     return outcome
 
 
+def copy_installed_package(base: str) -> str:
+    """A copy of the installed package in `base`/site, that directory's path: the venv may sit
+    where the child's user cannot read."""
+    site = os.path.join(base, "site")
+    shutil.copytree(os.path.dirname(fsnative.__file__), os.path.join(site, "fsnative"))
+    return site
+
+
 @pytest.mark.skipif(os.geteuid() == 0, reason="running as root: permission bits do not apply (the next test runs it as nobody)")
 def test_an_unreadable_directory_is_skipped_and_counted(tmp_path: Path) -> None:
-    assert_unreadable_skipped(run_unreadable_case(str(tmp_path)))
+    site = copy_installed_package(str(tmp_path))
+    assert_unreadable_skipped(run_unreadable_case(str(tmp_path), site))
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to switch to nobody (the previous test covers this user)")
 def test_an_unreadable_directory_is_skipped_and_counted_as_nobody() -> None:
     base = tempfile.mkdtemp(prefix="fsnative-unreadable-")
     try:
-        os.chown(base, 65534, 65534)
-        # This venv's interpreter may live where nobody cannot reach it (under /root).
+        site = copy_installed_package(base)
+        subprocess.run(["chmod", "-R", "a+rX", base], check=True)
+        fixture = tempfile.mkdtemp(prefix="case-", dir=base)
+        os.chown(fixture, 65534, 65534)
+        # This venv's interpreter may live where nobody cannot reach it (under /root); the
+        # package is abi3, so any CPython 3.9+ that nobody may run imports the copy.
         failure: Exception | None = None
         for python in [sys.executable, *(p for p in ("/usr/bin/python3", "/usr/local/bin/python3") if os.path.exists(p))]:
             try:
-                outcome = run_unreadable_case(base, python, user=65534, group=65534, extra_groups=[])
+                outcome = run_unreadable_case(fixture, site, python, user=65534, group=65534, extra_groups=[])
                 break
             except PermissionError as error:
                 failure = error

@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import { FsnativeError, Sandbox } from 'fsnative';
 import native from '../../lib/native.js';
 import { makeTree, removeTree } from '../support/tree.mjs';
+import { PACKAGE_RUNTIME, unreadableDirectoryCase } from '../support/unreadable-case.mjs';
 
 const CODES = new Set([
   'OUTSIDE_SANDBOX', 'NOT_FOUND', 'NOT_A_DIRECTORY', 'INVALID_PATH', 'SYMLINK_LOOP', 'PERMISSION_DENIED', 'INVALID_PATTERN',
@@ -42,13 +43,6 @@ function guarded(promise, what, ms = GUARD_MS) {
 /** The result's size as JSON: what a caller would hold or send on. */
 function jsonSize(result) {
   return JSON.stringify(result).length;
-}
-
-// The child process of the "as nobody" test: build the case, print its outcome, exit.
-if (process.env.FSNATIVE_UNREADABLE_CASE) {
-  const base = fs.mkdtempSync(path.join(process.env.FSNATIVE_UNREADABLE_CASE, 'case-'));
-  process.stdout.write(`${JSON.stringify(await unreadableDirectoryCase(base))}\n`);
-  process.exit(0);
 }
 
 describe('hostile files', () => {
@@ -126,35 +120,51 @@ describe('hostile files', () => {
   });
 
   describe('an unreadable directory', () => {
-    const script = fileURLToPath(import.meta.url);
     const asRoot = process.getuid?.() === 0;
 
     test('is skipped and counted (as this user)', { skip: asRoot && 'running as root: permission bits do not apply (covered by the next test as nobody)' }, async () => {
-      const { grep, glob } = await unreadableDirectoryCase();
-      assertUnreadableSkipped(grep, glob);
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'));
+      try {
+        assertUnreadableSkipped(await guarded(unreadableDirectoryCase(base), 'the unreadable-directory case'));
+      } finally {
+        fs.rmSync(base, { recursive: true, force: true });
+      }
     });
 
     test('is skipped and counted (as nobody, in a child process)', { skip: !asRoot && 'needs root to switch to nobody' }, (t) => {
-      const fixture = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'));
+      // The child runs a copy of the case and of the package's runtime files in a directory
+      // that nobody can reach: the checkout may sit where nobody cannot read.
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'));
+      const packageDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+      for (const entry of PACKAGE_RUNTIME) {
+        fs.cpSync(path.join(packageDir, entry), path.join(base, 'node_modules', 'fsnative', entry), { recursive: true });
+      }
+      const script = path.join(base, 'unreadable-case.mjs');
+      fs.copyFileSync(fileURLToPath(new URL('../support/unreadable-case.mjs', import.meta.url)), script);
+      execFileSync('chmod', ['-R', 'a+rX', base]);
+      const fixture = fs.mkdtempSync(path.join(base, 'case-'));
       fs.chownSync(fixture, 65534, 65534);
-      const run = spawnSync(process.execPath, [script], {
-        env: { ...process.env, FSNATIVE_UNREADABLE_CASE: fixture, NODE_TEST_CONTEXT: undefined },
-        uid: 65534,
-        gid: 65534,
-        encoding: 'utf8',
-        timeout: GUARD_MS,
-        cwd: path.dirname(script),
-      });
       try {
+        const run = spawnSync(process.execPath, [script, fixture], {
+          env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+          uid: 65534,
+          gid: 65534,
+          encoding: 'utf8',
+          timeout: GUARD_MS,
+          cwd: base,
+        });
         if (run.error?.code === 'EPERM') {
           t.skip('this root cannot switch to nobody (no CAP_SETUID)');
           return;
         }
+        if (run.status !== 0 && /EACCES|permission denied/i.test(run.stderr)) {
+          t.skip(`nobody cannot run ${process.execPath} or reach ${os.tmpdir()}: ${run.stderr.trim().split('\n')[0]}`);
+          return;
+        }
         assert.equal(run.status, 0, `child failed: ${run.error ?? ''}${run.stderr}`);
-        const { grep, glob } = JSON.parse(run.stdout.trim().split('\n').at(-1));
-        assertUnreadableSkipped(grep, glob);
+        assertUnreadableSkipped(JSON.parse(run.stdout.trim().split('\n').at(-1)));
       } finally {
-        fs.rmSync(fixture, { recursive: true, force: true });
+        fs.rmSync(base, { recursive: true, force: true });
       }
     });
   });
@@ -254,36 +264,10 @@ describe('hostile files', () => {
   });
 });
 
-/** Builds the unreadable-directory fixture under FSNATIVE_UNREADABLE_CASE (or a new temp dir) and searches it. */
-async function unreadableDirectoryCase(base = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'))) {
-  const root = path.join(base, 'root');
-  fs.mkdirSync(path.join(root, 'locked'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'a.txt'), 'needle\n');
-  fs.writeFileSync(path.join(root, 'locked', 'secret.txt'), 'needle\n');
-  fs.writeFileSync(path.join(root, 'unreadable.txt'), 'needle\n');
-  fs.chmodSync(path.join(root, 'unreadable.txt'), 0);
-  fs.chmodSync(path.join(root, 'locked'), 0);
-  try {
-    const sandbox = new Sandbox([root]);
-    const grep = await guarded(sandbox.grep({ pattern: 'needle' }), 'grep');
-    const glob = await guarded(sandbox.glob({ pattern: '**' }), 'glob');
-    let validate;
-    try {
-      validate = sandbox.validatePath('locked/secret.txt');
-    } catch (err) {
-      validate = err.code;
-    }
-    return { grep: { ...grep, validate }, glob };
-  } finally {
-    fs.chmodSync(path.join(root, 'locked'), 0o755);
-    fs.rmSync(base, { recursive: true, force: true });
-  }
-}
-
-function assertUnreadableSkipped(grep, glob) {
+function assertUnreadableSkipped({ grep, glob, validate }) {
   assert.deepEqual(grep.files.map((f) => f.relativePath), ['a.txt']);
   assert.equal(grep.stats.skippedErrors, 2, 'the locked directory and the unreadable file');
-  assert.equal(grep.validate, 'PERMISSION_DENIED');
+  assert.equal(validate, 'PERMISSION_DENIED');
   assert.deepEqual(glob.entries.map((e) => e.relativePath), ['a.txt', 'unreadable.txt']);
   assert.equal(glob.stats.skippedErrors, 1, 'the locked directory');
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { copyDist, makeProject, npmInstall, platformPackage, withoutCargo } from '../support/dist.mjs';
+import { copyDist, makeProject, npmInstall, platformPackage, SOURCE_BUILD_ENV, withoutCargo } from '../support/dist.mjs';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 /** Greps the tree named by argv[2] through `require`, and through fsnative/fsmcp's `fs_grep`. */
@@ -87,7 +87,7 @@ test('the main tarball alone builds the addon from the Rust sources it carries, 
   const dir = makeProject(dist.root, 'source-build');
   // Cargo's own choice of target directory, inside the package: a cold build from nothing.
   const { CARGO_TARGET_DIR, ...env } = process.env;
-  const install = npmInstall(dir, [dist.main], env);
+  const install = npmInstall(dir, [dist.main], { ...env, ...SOURCE_BUILD_ENV });
   assert.equal(install.status, 0, install.output);
   const sources = path.join(dir, 'node_modules', 'fsnative', 'rust');
   assert.ok(install.output.includes(`building it from the Rust sources in ${sources}`), install.output);

@@ -6,6 +6,6 @@ set -euo pipefail
 oracle_dir="$(cd "$(dirname "$0")/../.." && pwd)/.oracle"
 rg="$oracle_dir/bin/rg"
 if [ ! -x "$rg" ]; then
-  python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$oracle_dir" ripgrep==15.1.0 >&2
+  python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --target "$oracle_dir" ripgrep==15.1.0 >&2
 fi
 echo "$rg"

@@ -9,6 +9,12 @@ const PACKAGE_DIR = path.join(import.meta.dirname, '..', '..');
 const REPO = path.join(PACKAGE_DIR, '..');
 const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
 
+/**
+ * The environment additions of the tests that build the addon from the packed Rust sources
+ * (tests/source-build-env.json says why: an unoptimised release build).
+ */
+export const SOURCE_BUILD_ENV = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'source-build-env.json'), 'utf8')).env;
+
 /** The platform package this machine installs (lib/platform.js decides it). */
 export const { platformPackage } = (await import('../../lib/platform.js')).default;
 
