@@ -7,7 +7,7 @@
 // For comparison it also times the previous path, the result's camelCase JSON built in Rust
 // and parsed with one JSON.parse (which the addon still makes for the tests, grepJsonSync).
 // Building the objects field by field through N-API (napi-rs' serde serializer) was measured
-// at about twice the cost of that JSON path and dropped earlier; see the README.
+// at about twice the cost of that JSON path and dropped earlier; see docs/api.md.
 
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,4 +1,4 @@
-//! What the ranking signals cost, for the README's figures:
+//! What the ranking signals cost, for docs/ranking.md:
 //!
 //! ```text
 //! cargo run --release --example rank_cost [CANDIDATES] [RECORDED] [TOP]

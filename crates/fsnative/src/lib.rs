@@ -104,7 +104,18 @@ pub use result::{
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
 
-/// The README's Rust example, compiled as a doc test so it cannot rot.
+/// The README's Rust example, run as a doc test (in this crate's directory) so it cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeExample;
+
+/// The Rust examples of the guides in docs/, compiled as doc tests.
+#[cfg(doctest)]
+mod guide_examples {
+    #[doc = include_str!("../../../docs/find.md")]
+    struct Find;
+    #[doc = include_str!("../../../docs/index.md")]
+    struct WarmIndex;
+    #[doc = include_str!("../../../docs/ranking.md")]
+    struct Ranking;
+}

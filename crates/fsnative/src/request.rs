@@ -145,7 +145,7 @@ pub struct GrepRequest {
     /// ripgrep file type names to exclude.
     pub types_not: OneOrMany,
     /// FFF-style file constraints (`*.rs !test/ src/ type:rust …`), tested on each file's
-    /// path relative to the search path it was found under; see the crate's README. A file
+    /// path relative to the search path it was found under; see docs/find.md. A file
     /// given as a search path is searched whatever they say.
     pub constraints: Option<String>,
     /// Visit hidden files and directories (names starting with `.`). `.git` is never visited.
@@ -306,8 +306,8 @@ impl GlobRequest {
     }
 }
 
-/// A fuzzy search of file paths, typo-tolerant, best matches first. See the crate's README for
-/// how paths are scored.
+/// A fuzzy search of file paths, typo-tolerant, best matches first. See docs/find.md for how
+/// paths are scored.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct FindRequest {

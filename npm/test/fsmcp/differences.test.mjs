@@ -1,5 +1,5 @@
 // The documented differences between fsnative/fsmcp and fsMCP's rg and node-glob paths, each
-// shown against its oracle, so the list in the README stays true.
+// shown against its oracle, so the list in docs/drop-ins.md stays true.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

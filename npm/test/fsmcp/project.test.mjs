@@ -1,6 +1,7 @@
-// The README's fsMCP migration, step by step, on a copy of a minimal fsMCP-shaped TypeScript
-// project (test/fsmcp-project: fsMCP's types and registry, stand-ins of its two search tools).
-// The copy compiles as it is; then the README's import diff is applied, the two tools and the
+// The fsMCP migration of docs/drop-ins.md, step by step, on a copy of a minimal fsMCP-shaped
+// TypeScript project (test/fsmcp-project: fsMCP's types and registry, stand-ins of its two
+// search tools).
+// The copy compiles as it is; then the page's import diff is applied, the two tools and the
 // `glob` dependency removed, fsnative installed from the release tarballs (FSNATIVE_DIST,
 // default <repo>/dist, made by `make dist`), and it must compile under `tsc --strict` and answer
 // fs_grep and fs_glob through fsnative. Every install is offline, from the npm cache that
@@ -51,13 +52,13 @@ const projectFile = (relative) => path.join(project, relative);
 const projectRequire = () => createRequire(projectFile('package.json'));
 const tsc = () => run(projectFile('node_modules/.bin/tsc'), '-p', '.');
 
-/** The first ```diff block of the README's fsMCP section. */
-function readmeDiff() {
-  const readme = fs.readFileSync(path.join(repoDir, 'README.md'), 'utf8');
-  const section = readme.split('\n### fsMCP (Node): `fsnative/fsmcp`\n')[1]?.split('\n## ')[0];
-  assert.ok(section, 'README.md has no "### fsMCP (Node): `fsnative/fsmcp`" section');
+/** The first ```diff block of the fsMCP section of docs/drop-ins.md. */
+function migrationDiff() {
+  const page = fs.readFileSync(path.join(repoDir, 'docs', 'drop-ins.md'), 'utf8');
+  const section = page.split('\n## fsMCP (Node): `fsnative/fsmcp`\n')[1]?.split('\n## ')[0];
+  assert.ok(section, 'docs/drop-ins.md has no "## fsMCP (Node): `fsnative/fsmcp`" section');
   const diff = section.match(/^```diff\n([\s\S]*?)^```$/m)?.[1];
-  assert.ok(diff, 'the README\'s fsMCP section has no ```diff block');
+  assert.ok(diff, 'the fsMCP section of docs/drop-ins.md has no ```diff block');
   return diff;
 }
 
@@ -72,7 +73,7 @@ function applyDiff(source, diff) {
   const newLines = hunk.filter((line) => !line.startsWith('-')).map(content);
   const lines = source.split('\n');
   const at = lines.findIndex((_, i) => oldLines.every((expected, j) => lines[i + j]?.trim() === expected));
-  assert.ok(oldLines.length > 0 && at !== -1, `the README's diff does not apply to src/index.ts:\n${diff}\nsrc/index.ts:\n${source}`);
+  assert.ok(oldLines.length > 0 && at !== -1, `the migration's diff does not apply to src/index.ts:\n${diff}\nsrc/index.ts:\n${source}`);
   lines.splice(at, oldLines.length, ...newLines);
   return lines.join('\n');
 }
@@ -83,9 +84,9 @@ test('the fsMCP-shaped project compiles with its own grep and glob tools', () =>
   assert.ok(fs.existsSync(projectFile('dist/tools/grep.js')));
 });
 
-test('the README\'s migration: import diff, two files and `glob` removed, fsnative installed, tsc --strict passes', () => {
+test('the documented migration: import diff, two files and `glob` removed, fsnative installed, tsc --strict passes', () => {
   const index = projectFile('src/index.ts');
-  fs.writeFileSync(index, applyDiff(fs.readFileSync(index, 'utf8'), readmeDiff()));
+  fs.writeFileSync(index, applyDiff(fs.readFileSync(index, 'utf8'), migrationDiff()));
   fs.rmSync(projectFile('src/tools/grep.ts'));
   fs.rmSync(projectFile('src/tools/glob.ts'));
   const manifest = JSON.parse(fs.readFileSync(projectFile('package.json'), 'utf8'));
