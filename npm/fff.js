@@ -5,9 +5,8 @@
 // prints the core's answers as Terraphim prints its own. How it differs on purpose is in
 // fff.d.ts and the README's "For Terraphim / FFF users".
 
-const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Sandbox, FsnativeError } = require('./index.js');
+const { Sandbox } = require('./index.js');
 const { pathText } = require('./lib/transfer');
 
 /** Paths `find_files` lists unless `limit` says otherwise, as Terraphim's. */
@@ -49,20 +48,18 @@ class FffTools {
 
   /** Fuzzy file path search, best first: a `Found N files matching …` header, then `score  path` lines. */
   async findFiles({ query, path: where = '.', limit = FIND_LIMIT }) {
-    const found = await this.sandbox.find({ query, path: where, limit });
-    if (found.stats.candidates === 0) return [`No files found under '${where}'`];
-    const header = `Found ${found.entries.length} files matching '${query}' (searched ${found.stats.candidates} files under '${where}')`;
-    return [header, ...found.entries.map((entry) => `${String(entry.score).padStart(5)}  ${pathText(entry.relativePath)}`)];
+    const { text } = await this.sandbox.findText({ query, path: where, limit }, { format: 'fff', query, path: where });
+    return lines(text);
   }
 
   /** Lines holding `query` (plain text, smart case); `cursor` continues a page. */
   async grep({ query, ...rest }) {
-    return this.#search([query], rest, '');
+    return this.#search([query], rest, null);
   }
 
   /** Lines holding any of `patterns` (plain text, smart case over all) in the files `constraints` admits. */
   async multiGrep({ patterns, ...rest }) {
-    return this.#search(patterns, rest, ` for patterns [${(patterns ?? []).map((p) => JSON.stringify(p)).join(', ')}]`);
+    return this.#search(patterns, rest, patterns ?? []);
   }
 
   /**
@@ -104,11 +101,10 @@ class FffTools {
     }
   }
 
-  /** One page of the core's grep with Terraphim's options, as Terraphim's lines. */
-  async #search(patterns, { path: where = '.', constraints = '', limit = GREP_LIMIT, output_mode = 'content', cursor }, forPatterns) {
+  /** One page of the core's grep with Terraphim's options, as Terraphim's lines (`listed`: multi_grep's patterns). */
+  async #search(patterns, { path: where = '.', constraints = '', limit = GREP_LIMIT, output_mode = 'content', cursor }, listed) {
     const base = pathText(this.sandbox.validatePath(where, { intent: 'read' }));
-    const files = output_mode === 'files';
-    const found = await this.sandbox.grep({
+    const options = {
       patterns,
       path: where,
       fixedStrings: true,
@@ -116,43 +112,28 @@ class FffTools {
       maxFilesize: MAX_FILESIZE,
       maxCountPerFile: MATCHES_PER_FILE,
       maxColumns: MAX_LINE_BYTES,
-      mode: files ? 'count' : 'content',
+      mode: output_mode === 'files' ? 'count' : 'content',
       sort: this.fileOrder,
       limit,
       cursor: cursor || null, // an empty cursor, as some clients send for none: the first page
       constraints: constraints || null,
-    });
-    if (found.files.length === 0 && found.stats.filesWalked === 0) return [`No files found under '${where}'`];
-    const lines = [
-      `Found ${found.totalMatches} matches across ${found.files.length} files${forPatterns} (searched ${found.stats.filesSearched} files under '${where}')`,
-    ];
-    for (const file of found.files) {
-      const name = relative(base, pathText(file.path));
-      if (files) lines.push(name);
-      else for (const match of file.matches) lines.push(`${name}:${match.lineNumber}:${match.text.trimEnd()}`);
-    }
-    if (found.nextCursor !== null) lines.push(`next_cursor: ${found.nextCursor}`);
-    return lines;
+    };
+    const { text } = await this.sandbox.grepText(options, { format: 'fff', path: where, base, patterns: listed });
+    return lines(text);
   }
+}
+
+/** The core's FFF text as one line per MCP text block. */
+function lines(text) {
+  return text.split('\n').slice(0, -1);
 }
 
 /**
- * Terraphim's order of files, most used first, where the sandbox has a frecency database (the
- * core refuses that order without one); path order where it has none.
+ * Terraphim's order of files: most used first where the sandbox keeps frecency (the core
+ * refuses that order without it), else path order.
  */
 function fileOrder(sandbox) {
-  try {
-    sandbox.frecencyScore('.');
-  } catch (err) {
-    if (err instanceof FsnativeError && err.code === 'INVALID_ARGUMENT') return 'path';
-    throw err;
-  }
-  return 'frecency';
-}
-
-/** `file` as Terraphim prints it: relative to the searched directory, or its name when `base` is that file. */
-function relative(base, file) {
-  return path.relative(base, file) || path.basename(file);
+  return sandbox.frecencyStatus() === null ? 'path' : 'frecency';
 }
 
 /** A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's). */

@@ -175,7 +175,8 @@ view! {
 
     /// The result as ripgrep prints it: `format="standard"` (options `path_style`,
     /// `with_filename`, `heading`, `line_number`) or `format="json"` (`rg --json` lines;
-    /// option `path_style`).
+    /// option `path_style`); or as Terraphim's FFF grep tools print it: `format="fff"`
+    /// (options `path`, `base`, `patterns`).
     // `format=None` leaves the format to the core's default ("standard"); the text signature
     // shows that default (a `str` default needs CPython 3.10's limited API).
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='standard', **options)")]
