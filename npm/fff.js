@@ -66,8 +66,9 @@ class FffTools {
    * Registers `find_files`, `grep` and `multi_grep` (each name after `prefix`; Terraphim's own
    * server calls them `terraphim_find_files` and so on) on an `McpServer` of
    * `@modelcontextprotocol/sdk`, with Terraphim's parameters. Needs `zod`, as the SDK does.
+   * `log`, when given, is called with one line per call (tool, lines or error code, time).
    */
-  register(server, { prefix = '' } = {}) {
+  register(server, { prefix = '', log } = {}) {
     const { z } = require('zod');
     const where = z.string().optional().describe('Directory to search (defaults to current directory)');
     const limit = z.number().int().optional().describe(`Maximum number of matches to return (default ${GREP_LIMIT})`);
@@ -97,7 +98,7 @@ class FffTools {
     const methods = { find_files: 'findFiles', grep: 'grep', multi_grep: 'multiGrep' };
     for (const [name, inputSchema] of Object.entries(schemas)) {
       const config = { description: DESCRIPTIONS[name], inputSchema, annotations: { readOnlyHint: true } };
-      server.registerTool(prefix + name, config, (args) => answer(() => this[methods[name]](args)));
+      server.registerTool(prefix + name, config, (args) => answer(prefix + name, () => this[methods[name]](args), log));
     }
   }
 
@@ -136,11 +137,19 @@ function fileOrder(sandbox) {
   return sandbox.frecencyStatus() === null ? 'path' : 'frecency';
 }
 
-/** A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's). */
-async function answer(lines) {
+/**
+ * A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's);
+ * `log` (if any) hears of it in one line.
+ */
+async function answer(tool, lines, log) {
+  const started = Date.now();
+  const took = () => `in ${Date.now() - started} ms`;
   try {
-    return { content: (await lines()).map((text) => ({ type: 'text', text })) };
+    const content = (await lines()).map((text) => ({ type: 'text', text }));
+    log?.(`${tool}: ${content.length} ${content.length === 1 ? 'line' : 'lines'} ${took()}`);
+    return { content };
   } catch (err) {
+    log?.(`${tool}: ${err.code ?? 'error'} ${took()}`);
     return { content: [{ type: 'text', text: err.code ? `${err.code}: ${err.message}` : String(err.message ?? err) }], isError: true };
   }
 }
@@ -150,7 +159,8 @@ async function answer(lines) {
  * directories in `argv` (default: the current directory); `--frecency DIR` keeps frecency (AI
  * profile) in that database, recording the files grep returns, `--thesaurus FILE` boosts
  * `find_files` paths by its concepts, `--index` keeps a warm index, `--prefix P` goes before the
- * tool names. Needs `@modelcontextprotocol/sdk`.
+ * tool names, `--verbose` logs each call on stderr (which is otherwise silent). Needs
+ * `@modelcontextprotocol/sdk`.
  */
 async function main(argv = process.argv.slice(2)) {
   const { values, positionals } = parseArgs({
@@ -161,6 +171,7 @@ async function main(argv = process.argv.slice(2)) {
       thesaurus: { type: 'string' },
       index: { type: 'boolean', default: false },
       prefix: { type: 'string', default: '' },
+      verbose: { type: 'boolean', default: false },
     },
   });
   let sdk;
@@ -170,14 +181,15 @@ async function main(argv = process.argv.slice(2)) {
     throw new Error(`fsnative-fff-mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk (${err.message})`);
   }
   const { McpServer, StdioServerTransport } = sdk;
-  const server = new McpServer({ name: 'fsnative-fff', version: require('./package.json').version });
+  const server = new McpServer({ name: 'fsnative-fff-mcp', version: require('./package.json').version });
   const sandbox = new Sandbox(positionals.length > 0 ? positionals : [process.cwd()], {
     index: values.index,
     frecency: values.frecency ? { path: values.frecency, profile: 'ai' } : undefined,
     recordHits: values.frecency !== undefined,
     thesaurus: values.thesaurus,
   });
-  new FffTools(sandbox).register(server, { prefix: values.prefix });
+  const log = values.verbose ? (line) => process.stderr.write(`fsnative-fff-mcp: ${line}\n`) : undefined;
+  new FffTools(sandbox).register(server, { prefix: values.prefix, log });
   await server.connect(new StdioServerTransport());
 }
 

@@ -4,7 +4,7 @@
 The core does all the searching; this module maps Terraphim's parameters onto the core's
 options and prints the core's answers as Terraphim prints its own::
 
-    from fsnative import Sandbox
+    from fsnative import Sandbox, __version__
     from fsnative.fff_tools import FffTools
 
     tools = FffTools(Sandbox(["/repo"]))
@@ -47,7 +47,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, List, Literal, Optional, Sequence
 
-from fsnative import Sandbox
+from fsnative import Sandbox, __version__
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
@@ -179,8 +179,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     ``argv`` (default ``sys.argv[1:]``): the directories to serve (default: the current
     directory); ``--frecency DIR`` keeps frecency (AI profile) in that database, recording the
     files grep returns, ``--thesaurus FILE`` boosts ``find_files`` paths by its concepts,
-    ``--index`` keeps a warm index, ``--prefix`` goes before the tool names. Needs the ``mcp``
-    package (``pip install "fsnative[fff]"``).
+    ``--index`` keeps a warm index, ``--prefix`` goes before the tool names, ``--verbose`` logs
+    each request on stderr (which is otherwise silent but for warnings). The server names itself
+    ``fsnative-fff-mcp``, with fsnative's version. Needs the ``mcp`` package
+    (``pip install "fsnative[fff]"``).
     """
     parser = argparse.ArgumentParser(
         prog="fsnative-fff-mcp",
@@ -191,6 +193,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--thesaurus", metavar="FILE", help="boost find_files paths by this thesaurus's concepts")
     parser.add_argument("--index", action="store_true", help="keep a warm index of the directories")
     parser.add_argument("--prefix", default="", help="put this before each tool's name, e.g. terraphim_")
+    parser.add_argument("--verbose", action="store_true", help="log each request on stderr")
     arguments = parser.parse_args(argv)
     try:
         from mcp.server.fastmcp import FastMCP
@@ -203,7 +206,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         record_hits=arguments.frecency is not None,
         thesaurus=arguments.thesaurus,
     )
-    server = FastMCP("fsnative-fff")
+    server = FastMCP("fsnative-fff-mcp", log_level="INFO" if arguments.verbose else "WARNING")
+    # FastMCP takes no version and reports the mcp package's own; the low-level server takes one.
+    server._mcp_server.version = __version__
     FffTools(sandbox).register(server, prefix=arguments.prefix)
     server.run()
 
