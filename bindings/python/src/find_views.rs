@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use fsnative::render;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyList;
 
-use crate::options::{build, collect};
+use crate::options::{render_format, Arg, Kwargs};
 use crate::plain_data::{path_str, repr_of};
 use crate::view_list::untracked_views;
 use crate::views::{truncation_repr, view};
@@ -45,14 +45,8 @@ view! {
     /// The result as Terraphim's FFF `find_files` tool prints it: `format="fff"` (the only
     /// one), options `query` and `path`.
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='fff', **options)")]
-    fn render(
-        &self,
-        py: Python<'_>,
-        format: Option<&Bound<'_, PyAny>>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<String> {
-        let options = collect("render_find", &[("format", format)], options)?;
-        let format = build(py, &options, render::FindFormat::from_options)?;
+    fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
+        let format = render_format(py, "render_find", format, options, render::FindFormat::from_options)?;
         Ok(render::render_find(&self.result, &format))
     }
 
