@@ -82,8 +82,9 @@ export class FffTools {
    * Registers `find_files`, `grep` and `multi_grep` (each name after `prefix`; Terraphim's own
    * server calls them `terraphim_find_files` and so on) on an `McpServer`, with Terraphim's
    * parameters. The core's errors answer `isError` results. Needs `zod`, as the SDK does.
+   * `log`, when given, hears of each call in one line (tool, lines or error code, time).
    */
-  register(server: McpServerLike, options?: { prefix?: string }): void;
+  register(server: McpServerLike, options?: { prefix?: string; log?: (line: string) => void }): void;
 }
 
 /**
@@ -91,7 +92,8 @@ export class FffTools {
  * directories in `argv` (default: the current directory); `--frecency DIR` keeps frecency (AI
  * profile) in that database, recording the files grep returns, `--thesaurus FILE` boosts
  * `find_files` paths by its concepts, `--index` keeps a warm index, `--prefix P` goes before the
- * tool names. Needs `@modelcontextprotocol/sdk`.
+ * tool names, `--verbose` logs each call on stderr (silent otherwise). The server names itself
+ * `fsnative-fff-mcp`, with fsnative's version. Needs `@modelcontextprotocol/sdk`.
  */
 export function main(argv?: string[]): Promise<void>;
 

@@ -5,9 +5,8 @@
 // prints the core's answers as Terraphim prints its own. How it differs on purpose is in
 // fff.d.ts and the README's "For Terraphim / FFF users".
 
-const path = require('node:path');
 const { parseArgs } = require('node:util');
-const { Sandbox, FsnativeError } = require('./index.js');
+const { Sandbox } = require('./index.js');
 const { pathText } = require('./lib/transfer');
 
 /** Paths `find_files` lists unless `limit` says otherwise, as Terraphim's. */
@@ -49,28 +48,27 @@ class FffTools {
 
   /** Fuzzy file path search, best first: a `Found N files matching …` header, then `score  path` lines. */
   async findFiles({ query, path: where = '.', limit = FIND_LIMIT }) {
-    const found = await this.sandbox.find({ query, path: where, limit });
-    if (found.stats.candidates === 0) return [`No files found under '${where}'`];
-    const header = `Found ${found.entries.length} files matching '${query}' (searched ${found.stats.candidates} files under '${where}')`;
-    return [header, ...found.entries.map((entry) => `${String(entry.score).padStart(5)}  ${pathText(entry.relativePath)}`)];
+    const { text } = await this.sandbox.findText({ query, path: where, limit }, { format: 'fff', query, path: where });
+    return lines(text);
   }
 
   /** Lines holding `query` (plain text, smart case); `cursor` continues a page. */
   async grep({ query, ...rest }) {
-    return this.#search([query], rest, '');
+    return this.#search([query], rest, null);
   }
 
   /** Lines holding any of `patterns` (plain text, smart case over all) in the files `constraints` admits. */
   async multiGrep({ patterns, ...rest }) {
-    return this.#search(patterns, rest, ` for patterns [${(patterns ?? []).map((p) => JSON.stringify(p)).join(', ')}]`);
+    return this.#search(patterns, rest, patterns ?? []);
   }
 
   /**
    * Registers `find_files`, `grep` and `multi_grep` (each name after `prefix`; Terraphim's own
    * server calls them `terraphim_find_files` and so on) on an `McpServer` of
    * `@modelcontextprotocol/sdk`, with Terraphim's parameters. Needs `zod`, as the SDK does.
+   * `log`, when given, is called with one line per call (tool, lines or error code, time).
    */
-  register(server, { prefix = '' } = {}) {
+  register(server, { prefix = '', log } = {}) {
     const { z } = require('zod');
     const where = z.string().optional().describe('Directory to search (defaults to current directory)');
     const limit = z.number().int().optional().describe(`Maximum number of matches to return (default ${GREP_LIMIT})`);
@@ -100,15 +98,14 @@ class FffTools {
     const methods = { find_files: 'findFiles', grep: 'grep', multi_grep: 'multiGrep' };
     for (const [name, inputSchema] of Object.entries(schemas)) {
       const config = { description: DESCRIPTIONS[name], inputSchema, annotations: { readOnlyHint: true } };
-      server.registerTool(prefix + name, config, (args) => answer(() => this[methods[name]](args)));
+      server.registerTool(prefix + name, config, (args) => answer(prefix + name, () => this[methods[name]](args), log));
     }
   }
 
-  /** One page of the core's grep with Terraphim's options, as Terraphim's lines. */
-  async #search(patterns, { path: where = '.', constraints = '', limit = GREP_LIMIT, output_mode = 'content', cursor }, forPatterns) {
+  /** One page of the core's grep with Terraphim's options, as Terraphim's lines (`listed`: multi_grep's patterns). */
+  async #search(patterns, { path: where = '.', constraints = '', limit = GREP_LIMIT, output_mode = 'content', cursor }, listed) {
     const base = pathText(this.sandbox.validatePath(where, { intent: 'read' }));
-    const files = output_mode === 'files';
-    const found = await this.sandbox.grep({
+    const options = {
       patterns,
       path: where,
       fixedStrings: true,
@@ -116,50 +113,43 @@ class FffTools {
       maxFilesize: MAX_FILESIZE,
       maxCountPerFile: MATCHES_PER_FILE,
       maxColumns: MAX_LINE_BYTES,
-      mode: files ? 'count' : 'content',
+      mode: output_mode === 'files' ? 'count' : 'content',
       sort: this.fileOrder,
       limit,
       cursor: cursor || null, // an empty cursor, as some clients send for none: the first page
       constraints: constraints || null,
-    });
-    if (found.files.length === 0 && found.stats.filesWalked === 0) return [`No files found under '${where}'`];
-    const lines = [
-      `Found ${found.totalMatches} matches across ${found.files.length} files${forPatterns} (searched ${found.stats.filesSearched} files under '${where}')`,
-    ];
-    for (const file of found.files) {
-      const name = relative(base, pathText(file.path));
-      if (files) lines.push(name);
-      else for (const match of file.matches) lines.push(`${name}:${match.lineNumber}:${match.text.trimEnd()}`);
-    }
-    if (found.nextCursor !== null) lines.push(`next_cursor: ${found.nextCursor}`);
-    return lines;
+    };
+    const { text } = await this.sandbox.grepText(options, { format: 'fff', path: where, base, patterns: listed });
+    return lines(text);
   }
+}
+
+/** The core's FFF text as one line per MCP text block. */
+function lines(text) {
+  return text.split('\n').slice(0, -1);
 }
 
 /**
- * Terraphim's order of files, most used first, where the sandbox has a frecency database (the
- * core refuses that order without one); path order where it has none.
+ * Terraphim's order of files: most used first where the sandbox keeps frecency (the core
+ * refuses that order without it), else path order.
  */
 function fileOrder(sandbox) {
-  try {
-    sandbox.frecencyScore('.');
-  } catch (err) {
-    if (err instanceof FsnativeError && err.code === 'INVALID_ARGUMENT') return 'path';
-    throw err;
-  }
-  return 'frecency';
+  return sandbox.frecencyStatus() === null ? 'path' : 'frecency';
 }
 
-/** `file` as Terraphim prints it: relative to the searched directory, or its name when `base` is that file. */
-function relative(base, file) {
-  return path.relative(base, file) || path.basename(file);
-}
-
-/** A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's). */
-async function answer(lines) {
+/**
+ * A tool's MCP result: one text block per line, or the error (`CODE: message` for the core's);
+ * `log` (if any) hears of it in one line.
+ */
+async function answer(tool, lines, log) {
+  const started = Date.now();
+  const took = () => `in ${Date.now() - started} ms`;
   try {
-    return { content: (await lines()).map((text) => ({ type: 'text', text })) };
+    const content = (await lines()).map((text) => ({ type: 'text', text }));
+    log?.(`${tool}: ${content.length} ${content.length === 1 ? 'line' : 'lines'} ${took()}`);
+    return { content };
   } catch (err) {
+    log?.(`${tool}: ${err.code ?? 'error'} ${took()}`);
     return { content: [{ type: 'text', text: err.code ? `${err.code}: ${err.message}` : String(err.message ?? err) }], isError: true };
   }
 }
@@ -169,7 +159,8 @@ async function answer(lines) {
  * directories in `argv` (default: the current directory); `--frecency DIR` keeps frecency (AI
  * profile) in that database, recording the files grep returns, `--thesaurus FILE` boosts
  * `find_files` paths by its concepts, `--index` keeps a warm index, `--prefix P` goes before the
- * tool names. Needs `@modelcontextprotocol/sdk`.
+ * tool names, `--verbose` logs each call on stderr (which is otherwise silent). Needs
+ * `@modelcontextprotocol/sdk`.
  */
 async function main(argv = process.argv.slice(2)) {
   const { values, positionals } = parseArgs({
@@ -180,6 +171,7 @@ async function main(argv = process.argv.slice(2)) {
       thesaurus: { type: 'string' },
       index: { type: 'boolean', default: false },
       prefix: { type: 'string', default: '' },
+      verbose: { type: 'boolean', default: false },
     },
   });
   let sdk;
@@ -189,14 +181,15 @@ async function main(argv = process.argv.slice(2)) {
     throw new Error(`fsnative-fff-mcp needs the MCP SDK: npm install @modelcontextprotocol/sdk (${err.message})`);
   }
   const { McpServer, StdioServerTransport } = sdk;
-  const server = new McpServer({ name: 'fsnative-fff', version: require('./package.json').version });
+  const server = new McpServer({ name: 'fsnative-fff-mcp', version: require('./package.json').version });
   const sandbox = new Sandbox(positionals.length > 0 ? positionals : [process.cwd()], {
     index: values.index,
     frecency: values.frecency ? { path: values.frecency, profile: 'ai' } : undefined,
     recordHits: values.frecency !== undefined,
     thesaurus: values.thesaurus,
   });
-  new FffTools(sandbox).register(server, { prefix: values.prefix });
+  const log = values.verbose ? (line) => process.stderr.write(`fsnative-fff-mcp: ${line}\n`) : undefined;
+  new FffTools(sandbox).register(server, { prefix: values.prefix, log });
   await server.connect(new StdioServerTransport());
 }
 

@@ -4,10 +4,10 @@
 
 /// <reference types="node" />
 
-import type { FindOptions, FindResult } from './find';
+import type { FindOptions, FindResult, FindStats } from './find';
 export type { FindEntry, FindOptions, FindResult, FindStats } from './find';
-import type { RankOptions, ThesaurusStatus } from './rank';
-export type { FrecencyOptions, FrecencyProfile, RankOptions, ThesaurusMapping, ThesaurusStatus } from './rank';
+import type { FrecencyStatus, RankOptions, ThesaurusStatus } from './rank';
+export type { FrecencyOptions, FrecencyProfile, FrecencyStatus, RankOptions, ThesaurusMapping, ThesaurusStatus } from './rank';
 import type { IndexOptions, IndexStatus } from './warm-index';
 export type { IndexOptions, IndexStatus } from './warm-index';
 
@@ -331,8 +331,47 @@ export interface JsonFormat {
   pathStyle?: PathStyle;
 }
 
-/** A ripgrep output format. */
-export type TextFormat = StandardFormat | JsonFormat;
+/**
+ * The text of Terraphim's FFF `grep` and `multi_grep` tools (what `fsnative/fff` prints): a
+ * `Found …` header, then `path:line:text` lines (file paths only in files and count modes),
+ * then `next_cursor: TOKEN` when there is more; each line ends with a newline.
+ */
+export interface FffGrepFormat {
+  format: 'fff';
+  /** The tool's `path` argument as given, quoted in the header. Default `'.'`. */
+  path?: string;
+  /** What `path` resolved to; files print relative to it (by name when it is the file). Default: absolute paths. */
+  base?: string | null;
+  /** `multi_grep`'s patterns, listed in its header; omit for `grep`. */
+  patterns?: string | string[] | null;
+}
+
+/** A grep output format: ripgrep's, or the FFF tools'. */
+export type TextFormat = StandardFormat | JsonFormat | FffGrepFormat;
+
+/**
+ * The text of Terraphim's FFF `find_files` tool: a `Found …` header, then `score  path` lines,
+ * each line ending with a newline.
+ */
+export interface FffFindFormat {
+  format?: 'fff';
+  /** The query, quoted in the header. */
+  query: string;
+  /** The tool's `path` argument as given, quoted in the header. Default `'.'`. */
+  path?: string;
+}
+
+/** The answer of {@link Sandbox.findText}. */
+export interface FindText {
+  /** The rendered result. */
+  text: string;
+  /** How many files matched in all, also past the limit. */
+  total: number;
+  /** Why the entries stopped early, or null. */
+  truncated: Truncation | null;
+  /** What the search did. */
+  stats: FindStats;
+}
 
 /** How {@link GrepText.text} comes back: a string (the default), or the exact bytes. */
 export interface TextEncoding<Encoding extends 'utf8' | 'buffer'> {
@@ -551,6 +590,9 @@ export class Sandbox {
   /** `min(concepts × boostWeight, maxBoost)` for the thesaurus concepts `path` (validated) mentions below its root. */
   pathBoost(path: PathInput): number;
 
+  /** The frecency database's path and profile, or `null` without one (`sort: 'frecency'` is then refused). */
+  frecencyStatus(): FrecencyStatus | null;
+
   /** The thesaurus's state, or `null` without a thesaurus. */
   thesaurusStatus(): ThesaurusStatus | null;
 
@@ -559,6 +601,9 @@ export class Sandbox {
 
   /** {@link Sandbox.find}, blocking the calling thread. */
   findSync(options: FindOptions): FindResult;
+
+  /** Finds as {@link Sandbox.find} does and returns the result rendered in `format`. */
+  findText(options: FindOptions & Cancellable, format: FffFindFormat): Promise<FindText>;
 
   /** The warm index's state, or `null` without an index. */
   indexStatus(): IndexStatus | null;

@@ -83,6 +83,12 @@ class Sandbox {
     return callNative(() => this.#native.pathBoost(checkedPath));
   }
 
+  /** The frecency database's path and profile, or null without one. */
+  frecencyStatus() {
+    const json = callNative(() => this.#native.frecencyStatus());
+    return json === null ? null : JSON.parse(json);
+  }
+
   /** The thesaurus's status, or null without a thesaurus. */
   thesaurusStatus() {
     const json = callNative(() => this.#native.thesaurusStatus());
@@ -91,6 +97,12 @@ class Sandbox {
 
   async find(options) {
     return JSON.parse(await runCancellable(options, 'find', (json, token) => this.#native.find(json, token)));
+  }
+
+  /** Finds as `find` does and renders the result in `format` (`{ format: 'fff', query, path }`). */
+  async findText(options, format) {
+    const formatJson = optionsJson(format, 'render', 'format');
+    return JSON.parse(await runCancellable(options, 'find', (json, token) => this.#native.findText(json, formatJson, token)));
   }
 
   findSync(options) {

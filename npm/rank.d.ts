@@ -48,6 +48,14 @@ export interface RankOptions {
   maxBoost?: number;
 }
 
+/** Which frecency database a sandbox keeps (`Sandbox.frecencyStatus`). */
+export interface FrecencyStatus {
+  /** The database's directory (canonical). */
+  path: string;
+  /** The profile it was created with. */
+  profile: FrecencyProfile;
+}
+
 /** A snapshot of a sandbox's thesaurus (`Sandbox.thesaurusStatus`). */
 export interface ThesaurusStatus {
   /** The thesaurus file (absolute), or null for a mapping. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 'use strict';
-// `fsnative-fff-mcp [--index] [--prefix P] [DIR...]`: Terraphim's FFF tools over stdio (fsnative/fff's `main`).
+// `fsnative-fff-mcp [--index] [--prefix P] [--verbose] [DIR...]`: Terraphim's FFF tools over stdio (fsnative/fff's `main`).
 require('../fff.js')
   .main()
   .catch((err) => {

@@ -90,8 +90,12 @@ async function operation(vector, sandbox, args) {
     }
     case 'glob':
       return sandbox.glob(camelCaseKeys(args));
-    case 'find':
-      return sandbox.find(camelCaseKeys(args));
+    case 'find': {
+      const { render, ...request } = args;
+      if (render === undefined) return sandbox.find(camelCaseKeys(request));
+      const { text } = await sandbox.findText(camelCaseKeys(request), camelCaseKeys(render));
+      return { text };
+    }
     case 'grep':
       return grep(sandbox, args);
     case 'record_access':

@@ -10,7 +10,7 @@ one shown here gives what leaving it out gives.
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, final
+from typing import Any, Literal, TypedDict, final
 
 from typing_extensions import Self, TypeAlias, disjoint_base
 
@@ -68,6 +68,14 @@ _EntryKind: TypeAlias = Literal["files", "dirs", "all"]
 _Index: TypeAlias = bool | IndexOptions | Mapping[str, int | bool | None] | None
 _Frecency: TypeAlias = str | os.PathLike[str] | bool | Mapping[str, str | os.PathLike[str] | None] | None
 _Thesaurus: TypeAlias = str | os.PathLike[str] | Mapping[str, Any] | None
+
+class _FrecencyStatus(TypedDict):
+    """Which frecency database a sandbox keeps (:meth:`Sandbox.frecency_status`)."""
+
+    path: str
+    """The database's directory (canonical)."""
+    profile: Literal["normal", "ai"]
+    """The profile it was created with."""
 
 @final
 class CancelToken:
@@ -136,6 +144,10 @@ class Sandbox:
     def path_boost(self, path: _FsPath) -> int:
         """``min(concepts × boost_weight, max_boost)`` for the thesaurus concepts ``path``
         (validated) mentions below its root; :class:`InvalidArgumentError` without one."""
+
+    def frecency_status(self) -> _FrecencyStatus | None:
+        """The frecency database's ``{"path", "profile"}``, or None without one (the sandbox
+        then refuses ``sort="frecency"``)."""
 
     def thesaurus_status(self) -> ThesaurusStatus | None:
         """A snapshot of the thesaurus (its file, size, reloads, last failure), or None."""

@@ -32,7 +32,7 @@ def _awaitable(
     stop, so no search outlives its task.
     """
 
-    async def run_in_executor(self: _fsnative.Sandbox, *args: Any, **options: Any) -> _Result:
+    async def run_in_executor(self: _fsnative.Sandbox, /, *args: Any, **options: Any) -> _Result:
         if options.get("cancel") is None:
             options["cancel"] = _fsnative.CancelToken()
         cancel: _fsnative.CancelToken = options["cancel"]

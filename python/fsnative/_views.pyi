@@ -1,9 +1,10 @@
 """Types of the views of the core's records that ``fsnative._fsnative`` returns (search
 results and status snapshots); import them from ``fsnative``."""
 
-from typing import Any, Literal, final
+from collections.abc import Sequence
+from typing import Any, Final, Generic, Literal, TypeVar, final, overload
 
-from typing_extensions import TypeAlias
+from typing_extensions import TypeAlias, TypedDict, Unpack
 
 __all__ = [
     "ContextLine",
@@ -28,6 +29,20 @@ _PlainData: TypeAlias = dict[str, Any]
 _IndexState: TypeAlias = Literal["building", "ready", "failed", "closed"]
 _Watching: TypeAlias = Literal["live", "partial", "off"]
 
+class _RgOptions(TypedDict, total=False):
+    """The options of ripgrep's output formats (``GrepResult.render``)."""
+
+    path_style: _PathStyle
+    """``"absolute"`` (the default, as ``rg PATTERN /abs/dir`` prints) or ``"relative"`` (as
+    ``rg PATTERN`` run inside the root prints)."""
+    with_filename: bool | None
+    """Print the path on each line (``-H``/``-I``); None (the default) decides as rg does: a
+    path unless the scope was one file. Standard format only."""
+    heading: bool
+    """Group matches under a path heading (``--heading``); default False. Standard format only."""
+    line_number: bool
+    """Print line numbers (``-n``); default True. Standard format only."""
+
 class _Record:
     """What every result view has: the core record as plain data."""
 
@@ -38,20 +53,67 @@ class _Record:
     def to_dict(self) -> _PlainData:
         """``json.loads(self.to_json())``."""
 
-class _WalkCounters(_Record):
+class _Timed(_Record):
+    """Counters of a search, which all time it."""
+
+    elapsed_ms: Final[float]
+    """Wall-clock time of the call in milliseconds."""
+
+class _WalkCounters(_Timed):
     """The counters every walk keeps."""
 
-    @property
-    def skipped_special(self) -> int:
-        """Entries skipped because they are FIFOs, sockets or devices."""
+    skipped_special: Final[int]
+    """Entries skipped because they are FIFOs, sockets or devices."""
+
+    skipped_outside: Final[int]
+    """Symlinks not followed because their target resolves outside the sandbox."""
+
+class _Found(_Record):
+    """What every file or entry a search found has: its path, absolute and relative."""
+
+    path: Final[str]
+    """Absolute path, decoded like ``os.fsdecode``."""
+
+    relative_path: Final[str]
+    """Path relative to where it was found from (``/``-separated): the sandbox root it
+    lies in (grep), the base directory it was matched from (glob), or the directory
+    searched, what the query was matched against (find)."""
+
+class _Line(_Record):
+    """What a matching line and a context line have alike."""
+
+    line_number: Final[int]
+    """1-based number of the (first) line."""
+
+    byte_offset: Final[int]
+    """Byte offset of the line's start in the file."""
+
+    text: Final[str]
+    """The line(s) without the final terminator; invalid UTF-8 becomes U+FFFD."""
+
+    truncated: Final[bool]
+    """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
+
+_Entry = TypeVar("_Entry")
+_Stats = TypeVar("_Stats")
+
+class _Page(_Record, Generic[_Entry, _Stats]):
+    """A glob's or a find's answer: the entries, how many there were, and the counters."""
 
     @property
-    def skipped_outside(self) -> int:
-        """Symlinks not followed because their target resolves outside the sandbox."""
+    def entries(self) -> list[_Entry]:
+        """The entries, at most ``limit``, in the requested order (a find's best first; ties
+        go to the shorter path, then path order): a new list of views each time."""
+
+    total: Final[int]
+    """How many entries matched in all, also past the limit."""
+
+    truncated: Final[_Truncation | None]
+    """Why ``entries`` is incomplete, or None."""
 
     @property
-    def elapsed_ms(self) -> float:
-        """Wall-clock time of the call in milliseconds."""
+    def stats(self) -> _Stats:
+        """What the search did."""
 
 @final
 class GrepResult(_Record):
@@ -61,413 +123,264 @@ class GrepResult(_Record):
     lightweight views.
     """
 
-    @property
-    def files(self) -> list[FileMatches]:
-        """Files with matches (a new list of views each time)."""
+    files: Final[list[FileMatches]]
+    """Files with matches (a new list of views each time)."""
 
-    @property
-    def total_matches(self) -> int:
-        """Sum of ``count`` over ``files``."""
+    total_matches: Final[int]
+    """Sum of ``count`` over ``files``."""
 
-    @property
-    def truncated(self) -> _Truncation | None:
-        """Why the page stopped early, or None when it is complete."""
+    truncated: Final[_Truncation | None]
+    """Why the page stopped early, or None when it is complete."""
 
-    @property
-    def next_cursor(self) -> str | None:
-        """Pass back as ``cursor=`` with the same arguments to get the next page."""
+    next_cursor: Final[str | None]
+    """Pass back as ``cursor=`` with the same arguments to get the next page."""
 
-    @property
-    def mode(self) -> _OutputMode:
-        """The mode the search ran in."""
+    mode: Final[_OutputMode]
+    """The mode the search ran in."""
 
-    @property
-    def context_enabled(self) -> bool:
-        """Context lines were requested (ripgrep then separates groups with ``--``)."""
+    context_enabled: Final[bool]
+    """Context lines were requested (ripgrep then separates groups with ``--``)."""
 
-    @property
-    def single_file(self) -> bool:
-        """The scope was exactly one regular file (ripgrep then prints no path prefix)."""
+    single_file: Final[bool]
+    """The scope was exactly one regular file (ripgrep then prints no path prefix)."""
 
-    @property
-    def stats(self) -> GrepStats:
-        """What the search did."""
+    stats: Final[GrepStats]
+    """What the search did."""
 
+    @overload
+    def render(self, format: Literal["standard", "json"] = "standard", **options: Unpack[_RgOptions]) -> str:
+        """The result as ripgrep prints it, byte for byte: ``format="standard"`` (rg's non-TTY
+        output for the search's mode: ``-n``, ``-l``, ``-c``, ``-C``) or ``"json"`` (``rg
+        --json`` lines; takes only ``path_style``). Options: see ``_RgOptions``."""
+
+    @overload
     def render(
         self,
-        format: Literal["standard", "json"] = "standard",
+        format: Literal["fff"],
         *,
-        path_style: _PathStyle = "absolute",
-        with_filename: bool | None = None,
-        heading: bool = False,
-        line_number: bool = True,
+        path: str = ".",
+        base: str | None = None,
+        patterns: str | Sequence[str] | None = None,
     ) -> str:
-        """The result as ripgrep prints it, byte for byte.
+        """The result as Terraphim's FFF ``grep`` and ``multi_grep`` tools print it (what
+        :mod:`fsnative.fff_tools` answers), each line ending in a newline.
 
         Args:
-            format: ``"standard"`` (rg's non-TTY output for the search's mode: ``-n``,
-                ``-l``, ``-c``, ``-C``) or ``"json"`` (``rg --json`` lines; takes only
-                ``path_style``).
-            path_style: ``"absolute"`` (as ``rg PATTERN /abs/dir`` prints) or
-                ``"relative"`` (as ``rg PATTERN`` run inside the root prints).
-            with_filename: Print the path on each line (``-H``/``-I``); None decides as rg
-                does (a path unless the scope was one file).
-            heading: Group matches under a path heading (``--heading``).
-            line_number: Print line numbers (``-n``).
+            path: The tool's ``path`` argument as given, quoted in the header.
+            base: What ``path`` resolved to; files print relative to it (by name when it is the
+                file). None: absolute paths.
+            patterns: ``multi_grep``'s patterns, listed in its header; None for ``grep``.
         """
 
-    def render_bytes(
-        self,
-        format: Literal["standard", "json"] = "standard",
-        *,
-        path_style: _PathStyle = "absolute",
-        with_filename: bool | None = None,
-        heading: bool = False,
-        line_number: bool = True,
-    ) -> bytes:
+    def render_bytes(self, format: Literal["standard", "json"] = "standard", **options: Unpack[_RgOptions]) -> bytes:
         """``render`` as bytes: file names and lines that are not UTF-8 as they are on disk,
         as rg prints them (``render`` replaces those bytes with U+FFFD). Same options."""
 
 @final
-class FileMatches(_Record):
+class FileMatches(_Found):
     """All that one file contributed to a grep."""
 
-    @property
-    def path(self) -> str:
-        """Absolute path, decoded like ``os.fsdecode``."""
+    count: Final[int]
+    """Matching lines in this page (content and count modes); 1 in files mode."""
 
-    @property
-    def relative_path(self) -> str:
-        """Path relative to the sandbox root it lies in (``/``-separated)."""
+    bytes_searched: Final[int]
+    """Bytes the searcher read from this file (ripgrep's per-file ``bytes_searched``)."""
 
-    @property
-    def count(self) -> int:
-        """Matching lines in this page (content and count modes); 1 in files mode."""
+    binary_offset: Final[int | None]
+    """Offset of the NUL byte at which this file's search stopped after matches, or None."""
 
-    @property
-    def bytes_searched(self) -> int:
-        """Bytes the searcher read from this file (ripgrep's per-file ``bytes_searched``)."""
-
-    @property
-    def binary_offset(self) -> int | None:
-        """Offset of the NUL byte at which this file's search stopped after matches, or None."""
-
-    @property
-    def matches(self) -> list[Match]:
-        """The matches in content mode, else empty (a new list of views each time)."""
+    matches: Final[list[Match]]
+    """The matches in content mode, else empty (a new list of views each time)."""
 
 @final
-class Match(_Record):
+class Match(_Line):
     """One matching line (or, in multiline mode, the lines matched together)."""
 
-    @property
-    def line_number(self) -> int:
-        """1-based number of the (first) line."""
+    column: Final[int]
+    """1-based byte column of the first submatch (1 when inverted)."""
 
-    @property
-    def column(self) -> int:
-        """1-based byte column of the first submatch (1 when inverted)."""
+    submatches: Final[list[tuple[int, int]]]
+    """``(start, end)`` byte ranges of each match within ``text`` encoded as UTF-8."""
 
-    @property
-    def byte_offset(self) -> int:
-        """Byte offset of the line's start in the file."""
+    section_end: Final[int | None]
+    """With ``section_end_patterns``: the first later line matching one of them, or
+    ``None`` when no later line does (the section runs to the end of the file)."""
 
-    @property
-    def text(self) -> str:
-        """The line(s) without the final terminator; invalid UTF-8 becomes U+FFFD."""
+    before: Final[list[ContextLine]]
+    """Context lines just before this match."""
 
-    @property
-    def truncated(self) -> bool:
-        """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
-
-    @property
-    def submatches(self) -> list[tuple[int, int]]:
-        """``(start, end)`` byte ranges of each match within ``text`` encoded as UTF-8."""
-
-    @property
-    def section_end(self) -> int | None:
-        """With ``section_end_patterns``: the first later line matching one of them, or
-        ``None`` when no later line does (the section runs to the end of the file)."""
-
-    @property
-    def before(self) -> list[ContextLine]:
-        """Context lines just before this match."""
-
-    @property
-    def after(self) -> list[ContextLine]:
-        """Context lines just after this match."""
+    after: Final[list[ContextLine]]
+    """Context lines just after this match."""
 
 @final
-class ContextLine(_Record):
+class ContextLine(_Line):
     """One line of context around a match."""
 
-    @property
-    def line_number(self) -> int:
-        """1-based line number."""
-
-    @property
-    def byte_offset(self) -> int:
-        """Byte offset of the line's start in the file."""
-
-    @property
-    def text(self) -> str:
-        """The line without its terminator; invalid UTF-8 becomes U+FFFD."""
-
-    @property
-    def truncated(self) -> bool:
-        """The line was longer than ``max_columns`` and ``text`` holds only its beginning."""
 
 @final
 class GrepStats(_WalkCounters):
     """Counters of what a grep did."""
 
-    @property
-    def files_walked(self) -> int:
-        """Files the walk yielded as candidates (after ignore, glob and type filters)."""
+    files_walked: Final[int]
+    """Files the walk yielded as candidates (after ignore, glob and type filters)."""
 
-    @property
-    def files_searched(self) -> int:
-        """Files opened and searched."""
+    files_searched: Final[int]
+    """Files opened and searched."""
 
-    @property
-    def files_matched(self) -> int:
-        """Files with at least one match."""
+    files_matched: Final[int]
+    """Files with at least one match."""
 
-    @property
-    def skipped_binary(self) -> int:
-        """Files skipped because they contain a NUL byte."""
+    skipped_binary: Final[int]
+    """Files skipped because they contain a NUL byte."""
 
-    @property
-    def skipped_errors(self) -> int:
-        """Files or directories that could not be read."""
+    skipped_errors: Final[int]
+    """Files or directories that could not be read."""
 
-    @property
-    def bytes_searched(self) -> int:
-        """Bytes read by the searcher."""
+    bytes_searched: Final[int]
+    """Bytes read by the searcher."""
 
 @final
-class GlobResult(_Record):
+class GlobResult(_Page[GlobEntry, GlobStats]):
     """The answer to :meth:`Sandbox.glob`: matching entries, in the requested order."""
 
-    @property
-    def entries(self) -> list[GlobEntry]:
-        """Matching entries, at most ``limit`` (a new list of views each time)."""
-
-    @property
-    def total(self) -> int:
-        """How many entries matched in all, also past the limit."""
-
-    @property
-    def truncated(self) -> _Truncation | None:
-        """Why ``entries`` is incomplete, or None."""
-
-    @property
-    def stats(self) -> GlobStats:
-        """What the walk did."""
 
 @final
-class GlobEntry(_Record):
+class GlobEntry(_Found):
     """One entry yielded by a glob."""
 
-    @property
-    def path(self) -> str:
-        """Absolute path, decoded like ``os.fsdecode``."""
-
-    @property
-    def relative_path(self) -> str:
-        """Path relative to the base directory it was matched from (``/``-separated)."""
-
-    @property
-    def is_dir(self) -> bool:
-        """The entry is a directory."""
+    is_dir: Final[bool]
+    """The entry is a directory."""
 
 @final
 class GlobStats(_WalkCounters):
     """Counters of what a glob did."""
 
-    @property
-    def entries_walked(self) -> int:
-        """Entries the walk visited."""
+    entries_walked: Final[int]
+    """Entries the walk visited."""
 
-    @property
-    def skipped_errors(self) -> int:
-        """Directories that could not be read."""
+    skipped_errors: Final[int]
+    """Directories that could not be read."""
 
 @final
-class FindResult(_Record):
+class FindResult(_Page[FindEntry, FindStats]):
     """The answer to :meth:`Sandbox.find`: the best matches, best first."""
 
-    @property
-    def entries(self) -> list[FindEntry]:
-        """The best matches, at most ``limit``; ties go to the shorter path, then path
-        order (a new list of views each time)."""
-
-    @property
-    def total(self) -> int:
-        """How many files matched in all, also past the limit."""
-
-    @property
-    def truncated(self) -> _Truncation | None:
-        """Why ``entries`` is incomplete, or None."""
-
-    @property
-    def stats(self) -> FindStats:
-        """What the search did."""
+    def render(self, format: Literal["fff"] = "fff", *, query: str = "", path: str = ".") -> str:
+        """The result as Terraphim's FFF ``find_files`` tool prints it (what
+        :mod:`fsnative.fff_tools` answers), each line ending in a newline: ``query`` and
+        ``path`` (the tool's arguments as given) are quoted in its header."""
 
 @final
-class FindEntry(_Record):
+class FindEntry(_Found):
     """One file a find ranked. ``score`` is the sum of the additive parts (``fuzzy``,
     ``filename_bonus``, ``exact_bonus``, ``path_boost``, ``frecency``)."""
 
-    @property
-    def path(self) -> str:
-        """Absolute path, decoded like ``os.fsdecode``."""
+    score: Final[int]
+    """The rank: the sum of the parts. Higher is better."""
 
-    @property
-    def relative_path(self) -> str:
-        """Path relative to the directory searched (``/``-separated): what the query
-        matched."""
+    fuzzy: Final[int]
+    """The fuzzy match of the query on the relative path (typos allowed)."""
 
-    @property
-    def score(self) -> int:
-        """The rank: the sum of the parts. Higher is better."""
+    filename_bonus: Final[int]
+    """The query (after its last ``/``) matched inside the file name."""
 
-    @property
-    def fuzzy(self) -> int:
-        """The fuzzy match of the query on the relative path (typos allowed)."""
+    exact_bonus: Final[int]
+    """The query (after its last ``/``) is the file name, or the name without its
+    extension."""
 
-    @property
-    def filename_bonus(self) -> int:
-        """The query (after its last ``/``) matched inside the file name."""
+    path_boost: Final[int]
+    """The thesaurus concepts the path (relative to its root) mentions, times the
+    weight, capped; 0 without a thesaurus."""
 
-    @property
-    def exact_bonus(self) -> int:
-        """The query (after its last ``/``) is the file name, or the name without its
-        extension."""
+    frecency: Final[int]
+    """The file's frecency in points (4 per unit, rounded); 0 without a database."""
 
-    @property
-    def path_boost(self) -> int:
-        """The thesaurus concepts the path (relative to its root) mentions, times the
-        weight, capped; 0 without a thesaurus."""
-
-    @property
-    def frecency(self) -> int:
-        """The file's frecency in points (4 per unit, rounded); 0 without a database."""
-
-    @property
-    def typos(self) -> int:
-        """Query characters the best alignment left unmatched or matched to another one."""
+    typos: Final[int]
+    """Query characters the best alignment left unmatched or matched to another one."""
 
 @final
-class FindStats(_Record):
+class FindStats(_Timed):
     """Counters of what a find did."""
 
-    @property
-    def candidates(self) -> int:
-        """Files the query was matched against (after ``path`` and constraints)."""
+    candidates: Final[int]
+    """Files the query was matched against (after ``path`` and constraints)."""
 
-    @property
-    def indexed(self) -> bool:
-        """The files came from the warm index (else from a walk)."""
+    indexed: Final[bool]
+    """The files came from the warm index (else from a walk)."""
 
-    @property
-    def elapsed_ms(self) -> float:
-        """Wall-clock time of the call in milliseconds."""
 
 @final
 class IndexStatus(_Record):
     """A snapshot of a sandbox's warm index (:meth:`Sandbox.index_status`)."""
 
-    @property
-    def state(self) -> _IndexState:
-        """``"building"`` (searches walk meanwhile), ``"ready"``, ``"failed"`` (see
-        ``error``; searches walk) or ``"closed"``."""
+    state: Final[_IndexState]
+    """``"building"`` (searches walk meanwhile), ``"ready"``, ``"failed"`` (see
+    ``error``; searches walk) or ``"closed"``."""
 
-    @property
-    def files(self) -> int:
-        """Files listed."""
+    files: Final[int]
+    """Files listed."""
 
-    @property
-    def dirs(self) -> int:
-        """Directories listed."""
+    dirs: Final[int]
+    """Directories listed."""
 
-    @property
-    def bytes(self) -> int:
-        """Bytes of the files read into the content prefilter."""
+    bytes: Final[int]
+    """Bytes of the files read into the content prefilter."""
 
-    @property
-    def memory_bytes(self) -> int:
-        """Memory the index holds, in bytes (its lists and signatures)."""
+    memory_bytes: Final[int]
+    """Memory the index holds, in bytes (its lists and signatures)."""
 
-    @property
-    def watching(self) -> _Watching:
-        """How changes are heard of: ``"live"`` (every directory watched), ``"partial"``
-        (some could not be: those are listed again before every search) or ``"off"``."""
+    watching: Final[_Watching]
+    """How changes are heard of: ``"live"`` (every directory watched), ``"partial"``
+    (some could not be: those are listed again before every search) or ``"off"``."""
 
-    @property
-    def watched_dirs(self) -> int:
-        """Directories watched."""
+    watched_dirs: Final[int]
+    """Directories watched."""
 
-    @property
-    def unwatched_dirs(self) -> int:
-        """Directories that could not be watched (listed again before every search)."""
+    unwatched_dirs: Final[int]
+    """Directories that could not be watched (listed again before every search)."""
 
-    @property
-    def rescans(self) -> int:
-        """Times the whole tree was listed again because the kernel dropped events."""
+    rescans: Final[int]
+    """Times the whole tree was listed again because the kernel dropped events."""
 
-    @property
-    def content_files(self) -> int:
-        """Files whose content the prefilter knows."""
+    content_files: Final[int]
+    """Files whose content the prefilter knows."""
 
-    @property
-    def content_pending(self) -> int:
-        """Files waiting to be read (new or changed); they are searched meanwhile."""
+    content_pending: Final[int]
+    """Files waiting to be read (new or changed); they are searched meanwhile."""
 
-    @property
-    def list_ms(self) -> float | None:
-        """Milliseconds it took to list the roots, once done."""
+    list_ms: Final[float | None]
+    """Milliseconds it took to list the roots, once done."""
 
-    @property
-    def content_ms(self) -> float | None:
-        """Milliseconds from the start until every file was first read, once done."""
+    content_ms: Final[float | None]
+    """Milliseconds from the start until every file was first read, once done."""
 
-    @property
-    def searches(self) -> int:
-        """Searches (grep and glob) answered from the index so far."""
+    searches: Final[int]
+    """Searches (grep and glob) answered from the index so far."""
 
-    @property
-    def error(self) -> str | None:
-        """Why the index failed, or None."""
+    error: Final[str | None]
+    """Why the index failed, or None."""
 
 @final
 class ThesaurusStatus(_Record):
     """A snapshot of a sandbox's thesaurus (:meth:`Sandbox.thesaurus_status`)."""
 
-    @property
-    def path(self) -> str | None:
-        """The thesaurus file (absolute), or None for a mapping."""
+    path: Final[str | None]
+    """The thesaurus file (absolute), or None for a mapping."""
 
-    @property
-    def terms(self) -> int:
-        """Terms in the thesaurus in use."""
+    terms: Final[int]
+    """Terms in the thesaurus in use."""
 
-    @property
-    def concepts(self) -> int:
-        """Distinct concepts in the thesaurus in use."""
+    concepts: Final[int]
+    """Distinct concepts in the thesaurus in use."""
 
-    @property
-    def reloads(self) -> int:
-        """Reloads of the file that succeeded."""
+    reloads: Final[int]
+    """Reloads of the file that succeeded."""
 
-    @property
-    def last_error(self) -> str | None:
-        """Why the last reload failed (the last good thesaurus stays in use), or None."""
+    last_error: Final[str | None]
+    """Why the last reload failed (the last good thesaurus stays in use), or None."""
 
-    @property
-    def weight_per_term(self) -> int:
-        """The boost per distinct concept."""
+    weight_per_term: Final[int]
+    """The boost per distinct concept."""
 
-    @property
-    def max_boost(self) -> int:
-        """The cap on a path's boost."""
+    max_boost: Final[int]
+    """The cap on a path's boost."""

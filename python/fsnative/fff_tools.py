@@ -4,7 +4,7 @@
 The core does all the searching; this module maps Terraphim's parameters onto the core's
 options and prints the core's answers as Terraphim prints its own::
 
-    from fsnative import Sandbox
+    from fsnative import Sandbox, __version__
     from fsnative.fff_tools import FffTools
 
     tools = FffTools(Sandbox(["/repo"]))
@@ -44,11 +44,10 @@ Where this module differs from Terraphim on purpose:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 from typing import TYPE_CHECKING, List, Literal, Optional, Sequence
 
-from fsnative import InvalidArgumentError, Sandbox
+from fsnative import Sandbox, __version__
 
 if TYPE_CHECKING:
     from mcp.server.fastmcp import FastMCP
@@ -97,13 +96,7 @@ class FffTools:
         """Fuzzy file path search, best first: ``Found N files matching 'query' …``, then
         ``score  path`` lines (the score right-aligned in five columns)."""
         found = self.sandbox.find(query, path=path, limit=limit)
-        if found.stats.candidates == 0:
-            return [f"No files found under '{path}'"]
-        header = (
-            f"Found {len(found.entries)} files matching '{query}' "
-            f"(searched {found.stats.candidates} files under '{path}')"
-        )
-        return [header, *(f"{entry.score:>5}  {entry.relative_path}" for entry in found.entries)]
+        return _lines(found.render("fff", query=query, path=path))
 
     def grep(
         self,
@@ -114,7 +107,7 @@ class FffTools:
         cursor: Optional[str] = None,
     ) -> List[str]:
         """Lines holding ``query`` (plain text, smart case); ``cursor`` continues a page."""
-        return self._search([query], path, "", limit, output_mode, cursor, "")
+        return self._search([query], path, "", limit, output_mode, cursor, None)
 
     def multi_grep(
         self,
@@ -127,8 +120,7 @@ class FffTools:
     ) -> List[str]:
         """Lines holding any of ``patterns`` (plain text, smart case over all of them) in the
         files ``constraints`` admits (FFF's syntax: ``*.rs !test/ src/ type:rust``)."""
-        listed = ", ".join(json.dumps(pattern, ensure_ascii=False) for pattern in patterns)
-        return self._search(patterns, path, constraints, limit, output_mode, cursor, f" for patterns [{listed}]")
+        return self._search(patterns, path, constraints, limit, output_mode, cursor, list(patterns))
 
     def register(self, server: FastMCP, *, prefix: str = "") -> None:
         """Registers ``find_files``, ``grep`` and ``multi_grep`` (each name after ``prefix``;
@@ -146,11 +138,13 @@ class FffTools:
         limit: int,
         output_mode: _OutputMode,
         cursor: Optional[str],
-        for_patterns: str,
+        listed: Optional[List[str]],
     ) -> List[str]:
-        """One page of the core's grep with Terraphim's options, as Terraphim's lines: a
-        header, the matches or files, then the cursor."""
-        base = self.sandbox.validate_path(path, intent="read")
+        """One page of the core's grep with Terraphim's options, as Terraphim's lines (the
+        core renders them): a header, the matches or files, then the cursor. ``listed``:
+        multi_grep's patterns, which its header lists."""
+        # The core takes text: a base that is not UTF-8 reads lossily (files then print absolute).
+        base = os.fsencode(self.sandbox.validate_path(path, intent="read")).decode("utf-8", "replace")
         found = self.sandbox.grep(
             list(patterns),
             path=path,
@@ -165,37 +159,18 @@ class FffTools:
             cursor=cursor or None,  # an empty cursor, as some clients send for none: the first page
             constraints=constraints or None,
         )
-        if not found.files and found.stats.files_walked == 0:
-            return [f"No files found under '{path}'"]
-        lines = [
-            f"Found {found.total_matches} matches across {len(found.files)} files{for_patterns} "
-            f"(searched {found.stats.files_searched} files under '{path}')"
-        ]
-        for file in found.files:
-            relative = _relative(base, file.path)
-            if output_mode == "files":
-                lines.append(relative)
-            else:
-                lines.extend(f"{relative}:{match.line_number}:{match.text.rstrip()}" for match in file.matches)
-        if found.next_cursor is not None:
-            lines.append(f"next_cursor: {found.next_cursor}")
-        return lines
+        return _lines(found.render("fff", path=path, base=base, patterns=listed))
 
 
 def _file_order(sandbox: Sandbox) -> Literal["frecency", "path"]:
-    """Terraphim's order of files, most used first, where the sandbox has a frecency database
-    (the core refuses that order without one); path order where it has none."""
-    try:
-        sandbox.frecency_score(".")
-    except InvalidArgumentError:
-        return "path"
-    return "frecency"
+    """Terraphim's order of files: most used first where the sandbox keeps frecency (the core
+    refuses that order without it), else path order."""
+    return "path" if sandbox.frecency_status() is None else "frecency"
 
 
-def _relative(base: str, file: str) -> str:
-    """``file`` as Terraphim prints it: relative to the searched directory, or its name when
-    ``base`` is that file."""
-    return os.path.basename(file) if file == base else os.path.relpath(file, base)
+def _lines(text: str) -> List[str]:
+    """The core's FFF text as one line per MCP text block."""
+    return text.split("\n")[:-1]
 
 
 def main(argv: Optional[List[str]] = None) -> None:
@@ -204,8 +179,10 @@ def main(argv: Optional[List[str]] = None) -> None:
     ``argv`` (default ``sys.argv[1:]``): the directories to serve (default: the current
     directory); ``--frecency DIR`` keeps frecency (AI profile) in that database, recording the
     files grep returns, ``--thesaurus FILE`` boosts ``find_files`` paths by its concepts,
-    ``--index`` keeps a warm index, ``--prefix`` goes before the tool names. Needs the ``mcp``
-    package (``pip install "fsnative[fff]"``).
+    ``--index`` keeps a warm index, ``--prefix`` goes before the tool names, ``--verbose`` logs
+    each request on stderr (which is otherwise silent but for warnings). The server names itself
+    ``fsnative-fff-mcp``, with fsnative's version. Needs the ``mcp`` package
+    (``pip install "fsnative[fff]"``).
     """
     parser = argparse.ArgumentParser(
         prog="fsnative-fff-mcp",
@@ -216,6 +193,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     parser.add_argument("--thesaurus", metavar="FILE", help="boost find_files paths by this thesaurus's concepts")
     parser.add_argument("--index", action="store_true", help="keep a warm index of the directories")
     parser.add_argument("--prefix", default="", help="put this before each tool's name, e.g. terraphim_")
+    parser.add_argument("--verbose", action="store_true", help="log each request on stderr")
     arguments = parser.parse_args(argv)
     try:
         from mcp.server.fastmcp import FastMCP
@@ -228,7 +206,9 @@ def main(argv: Optional[List[str]] = None) -> None:
         record_hits=arguments.frecency is not None,
         thesaurus=arguments.thesaurus,
     )
-    server = FastMCP("fsnative-fff")
+    server = FastMCP("fsnative-fff-mcp", log_level="INFO" if arguments.verbose else "WARNING")
+    # FastMCP takes no version and reports the mcp package's own; the low-level server takes one.
+    server._mcp_server.version = __version__
     FffTools(sandbox).register(server, prefix=arguments.prefix)
     server.run()
 

@@ -93,6 +93,12 @@ def test_frecency_records_and_scores_only_inside(tree: Path) -> None:
     assert raised.value.option == "sort"
 
 
+def test_frecency_status_names_the_database_and_its_profile(tree: Path) -> None:
+    status = Sandbox([tree / "root"], frecency={"path": tree / "db", "profile": "ai"}).frecency_status()
+    assert status == {"path": str((tree / "db").resolve()), "profile": "ai"}
+    assert Sandbox([tree / "root"]).frecency_status() is None
+
+
 def test_grep_in_frecency_order_records_its_hits(tree: Path) -> None:
     sandbox = Sandbox([tree / "root"], frecency={"path": tree / "db", "profile": "ai"}, record_hits=True)
     sandbox.record_access("src/db.py")

@@ -1,6 +1,6 @@
 """The hand-written stubs: `mypy --strict` accepts real use (typing_usage.py, the demo, the
-benchmarks, these tests) and rejects misuse, and stubtest finds them in line with the
-compiled module."""
+benchmarks, these tests) and the package's own code, and rejects misuse, and stubtest finds
+them in line with the compiled module."""
 
 from __future__ import annotations
 
@@ -20,6 +20,11 @@ def test_mypy_strict_accepts_the_examples_benchmarks_and_tests(tmp_path: Path) -
     python = HERE.parent
     scripts = [*python.glob("examples/*.py"), *python.glob("bench/*.py"), *HERE.glob("*.py")]
     checked = run(tmp_path, "mypy", "--strict", *sorted(map(str, scripts)))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_mypy_strict_accepts_the_package_itself(tmp_path: Path) -> None:
+    checked = run(tmp_path, "mypy", "--strict", "-p", "fsnative")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 

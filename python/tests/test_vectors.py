@@ -97,7 +97,11 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
     if op == "path_boost":
         return {"boost": sandbox.path_boost(args["path"])}
     if op == "find":
-        return json.loads(sandbox.find(**args).to_json())
+        render_find = args.pop("render", None)
+        found = sandbox.find(**args)
+        if render_find is None:
+            return json.loads(found.to_json())
+        return {"text": found.render(**render_find)}
     if op == "grep":
         render = args.pop("render", None)
         pages = args.pop("pages", None) is True

@@ -79,7 +79,9 @@ def synchronous(sandbox: Sandbox) -> None:
             assert_type(context[0].truncated, bool)
     assert_type(found.render(format="standard", path_style="relative", with_filename=None, heading=False), str)
     assert_type(found.render("json", path_style="absolute"), str)
-    found.render("xml")  # type: ignore[arg-type]
+    assert_type(found.render("fff", path=".", base="/repo", patterns=["a", "b"]), str)
+    found.render("xml")  # type: ignore[call-overload]
+    found.render("fff", heading=True)  # type: ignore[call-overload]
     assert_type(found.to_json(), str)
     assert_type(found.to_dict()["files"], Any)
 
@@ -135,6 +137,11 @@ def ranked(root: Path) -> None:
     sandbox.record_access("a.py")
     assert_type(sandbox.frecency_score(root / "a.py"), float)
     assert_type(sandbox.grep("TODO", sort="frecency"), GrepResult)
+    frecency = sandbox.frecency_status()
+    if frecency is not None:
+        assert_type(frecency["path"], str)
+        assert_type(frecency["profile"], Literal["normal", "ai"])
+    assert_type(sandbox.find("main").render("fff", query="main", path="."), str)
     boosted = Sandbox([root], thesaurus={"auth": "security"}, boost_weight=3, max_boost=9)
     assert_type(boosted.path_boost(b"src/auth.py"), int)
     status = boosted.thesaurus_status()

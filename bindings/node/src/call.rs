@@ -7,8 +7,10 @@
 use std::sync::Arc;
 
 use base64::Engine as _;
-use fsnative::render::{self, Format};
-use fsnative::{CancelToken, FindRequest, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation};
+use fsnative::render::{self, FindFormat, Format};
+use fsnative::{
+    CancelToken, FindRequest, FindStats, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation,
+};
 use napi::bindgen_prelude::{Object, ToNapiValue, TypeName};
 use napi::{sys, Env, ValueType};
 use serde::Serialize;
@@ -25,6 +27,15 @@ struct RenderedGrep<'a> {
     next_cursor: Option<&'a str>,
     total_matches: u64,
     stats: &'a GrepStats,
+}
+
+/// `findText`'s answer: the rendered text, and what a caller needs to know about the result.
+#[derive(Serialize)]
+struct RenderedFind<'a> {
+    text: String,
+    truncated: Option<Truncation>,
+    total: u64,
+    stats: &'a FindStats,
 }
 
 /// ripgrep's output as a string (bytes that are not UTF-8 read as U+FFFD), or its exact bytes
@@ -49,6 +60,8 @@ pub enum Operation {
     Glob(GlobRequest),
     /// `find`: the result as camelCase JSON.
     Find(FindRequest),
+    /// `findText`: the result rendered in a format, with its total and truncation.
+    FindText(FindRequest, FindFormat),
 }
 
 /// An operation bound to its sandbox and cancel token.
@@ -93,6 +106,16 @@ impl CoreCall {
             }
             Operation::Find(request) => {
                 camel_case_json(&self.sandbox.find_cancellable(request, &self.cancel)?).map(Answer::Json)
+            }
+            Operation::FindText(request, format) => {
+                let result = self.sandbox.find_cancellable(request, &self.cancel)?;
+                camel_case_json(&RenderedFind {
+                    text: render::render_find(&result, format),
+                    truncated: result.truncated,
+                    total: result.total,
+                    stats: &result.stats,
+                })
+                .map(Answer::Json)
             }
         })
     }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use fsnative::render::Format;
+use fsnative::render::{FindFormat, Format};
 use fsnative::{FindRequest, GlobRequest, GrepRequest, Intent, Sandbox, SandboxOptions};
 use napi::bindgen_prelude::Object;
 use napi::{Env, Result};
@@ -101,6 +101,12 @@ impl NativeSandbox {
     }
 
     /// The canonical roots.
+    /// The camelCase JSON of the frecency database's path and profile, or null without one.
+    #[napi]
+    pub fn frecency_status(&self, env: Env) -> Result<Option<String>> {
+        guarded(&env, || self.sandbox.frecency_status().as_ref().map(camel_case_json).transpose())
+    }
+
     #[napi(getter)]
     pub fn roots(&self, env: Env) -> Result<Vec<PathValue>> {
         guarded(&env, || Ok(self.sandbox.roots().iter().map(|root| paths::to_js(root)).collect()))
@@ -199,6 +205,25 @@ impl NativeSandbox {
     ) -> Result<Object<'env>> {
         let request = guarded(env, || build(&options, FindRequest::from_options))?;
         self.call(Operation::Find(request), cancel).start(env)
+    }
+
+    /// Fuzzy path search on a helper thread; resolves with the JSON of the result rendered in
+    /// `format` (see `fsnative::render::FindFormat`).
+    #[napi]
+    pub fn find_text<'env>(
+        &self,
+        env: &'env Env,
+        options: String,
+        format: String,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Object<'env>> {
+        let operation = guarded(env, || {
+            Ok(Operation::FindText(
+                build(&options, FindRequest::from_options)?,
+                build(&format, FindFormat::from_options)?,
+            ))
+        })?;
+        self.call(operation, cancel).start(env)
     }
 
     /// Fuzzy path search in place; returns the result's JSON.

@@ -3,9 +3,11 @@
 
 use std::sync::Arc;
 
+use fsnative::render;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 
+use crate::options::{render_format, Arg, Kwargs};
 use crate::plain_data::{path_str, repr_of};
 use crate::view_list::untracked_views;
 use crate::views::{truncation_repr, view};
@@ -38,6 +40,14 @@ view! {
     #[getter]
     fn stats(&self) -> FindStats {
         FindStats { result: self.result.clone() }
+    }
+
+    /// The result as Terraphim's FFF `find_files` tool prints it: `format="fff"` (the only
+    /// one), options `query` and `path`.
+    #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='fff', **options)")]
+    fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
+        let format = render_format(py, "render_find", format, options, render::FindFormat::from_options)?;
+        Ok(render::render_find(&self.result, &format))
     }
 
     fn __repr__(&self) -> String {

@@ -43,6 +43,24 @@ pub fn collect(
 }
 
 /// Builds a core type from options with Python's (snake_case) names.
+/// A positional argument as PyO3 passes it (`Option<Arg>` when it may be left out).
+pub type Arg<'a, 'py> = &'a Bound<'py, PyAny>;
+
+/// The `**options` of a call as PyO3 passes them (in an `Option`).
+pub type Kwargs<'a, 'py> = &'a Bound<'py, PyDict>;
+
+/// A render format from `format` (positional or keyword) and the format's `**options`, built
+/// by the core's `from` (`operation` names the call in messages).
+pub fn render_format<T>(
+    py: Python<'_>,
+    operation: &str,
+    format: Option<Arg<'_, '_>>,
+    options: Option<Kwargs<'_, '_>>,
+    from: fn(&Options, KeyStyle) -> fsnative::Result<T>,
+) -> PyResult<T> {
+    build(py, &collect(operation, &[("format", format)], options)?, from)
+}
+
 pub fn build<T>(
     py: Python<'_>,
     options: &Options,

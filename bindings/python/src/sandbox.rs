@@ -104,6 +104,12 @@ impl Sandbox {
         run_detached(py, || self.sandbox.path_boost(&path))
     }
 
+    /// The frecency database's `{"path", "profile"}`, or None without one (the sandbox then
+    /// refuses `sort="frecency"`).
+    fn frecency_status<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.sandbox.frecency_status().map(|status| crate::plain_data::to_dict(py, &status)).transpose()
+    }
+
     /// The thesaurus's state, or None without a thesaurus.
     fn thesaurus_status(&self, py: Python<'_>) -> PyResult<Option<ThesaurusStatus>> {
         let status = run_detached(py, || Ok(self.sandbox.thesaurus_status()))?;

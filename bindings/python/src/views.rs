@@ -16,11 +16,11 @@ use std::sync::Arc;
 
 use fsnative::render;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::interrupt::run_detached;
-use crate::options::{build, collect};
+use crate::options::{render_format, Arg, Kwargs};
 use crate::plain_data::{path_str, repr_of, serde_name};
 use crate::view_list::untracked_views;
 
@@ -175,18 +175,13 @@ view! {
 
     /// The result as ripgrep prints it: `format="standard"` (options `path_style`,
     /// `with_filename`, `heading`, `line_number`) or `format="json"` (`rg --json` lines;
-    /// option `path_style`).
+    /// option `path_style`); or as Terraphim's FFF grep tools print it: `format="fff"`
+    /// (options `path`, `base`, `patterns`).
     // `format=None` leaves the format to the core's default ("standard"); the text signature
     // shows that default (a `str` default needs CPython 3.10's limited API).
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='standard', **options)")]
-    fn render(
-        &self,
-        py: Python<'_>,
-        format: Option<&Bound<'_, PyAny>>,
-        options: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<String> {
-        let options = collect("render", &[("format", format)], options)?;
-        let format = build(py, &options, render::Format::from_options)?;
+    fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
+        let format = render_format(py, "render", format, options, render::Format::from_options)?;
         run_detached(py, || Ok(render::render(&self.result, &format)))
     }
 
@@ -196,11 +191,10 @@ view! {
     fn render_bytes<'py>(
         &self,
         py: Python<'py>,
-        format: Option<&Bound<'_, PyAny>>,
-        options: Option<&Bound<'_, PyDict>>,
+        format: Option<Arg>,
+        options: Option<Kwargs>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let options = collect("render_bytes", &[("format", format)], options)?;
-        let format = build(py, &options, render::Format::from_options)?;
+        let format = render_format(py, "render_bytes", format, options, render::Format::from_options)?;
         let bytes = run_detached(py, || Ok(render::render_bytes(&self.result, &format)))?;
         Ok(PyBytes::new(py, &bytes))
     }

@@ -90,8 +90,9 @@ pub use index::{
 };
 pub use pool::{run_in_background, BACKGROUND_CALLS};
 pub use rank::{
-    BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, PathBoost, Thesaurus, ThesaurusSource,
-    DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE, RELOAD_DEBOUNCE,
+    BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, FrecencyStatus, PathBoost, Thesaurus,
+    ThesaurusSource, DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE,
+    RELOAD_DEBOUNCE,
 };
 pub use request::{
     CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,

@@ -41,7 +41,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::render::{Format, JsonOptions, StandardOptions};
+use crate::render::fff::{FffFindOptions, FffGrepOptions};
+use crate::render::{FindFormat, Format, JsonOptions, StandardOptions};
 use crate::request::{
     CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
 };
@@ -158,8 +159,24 @@ impl Format {
                     }
                     fill(JsonOptions::default(), rest, style).map(Format::Json)
                 }
+                Some("fff") => fill(FffGrepOptions::default(), rest, style).map(Format::Fff),
                 _ => Err(rejected("render", "format", style, FORMATS, given)),
             },
+        }
+    }
+}
+
+impl FindFormat {
+    /// The render format of a find result `options` describe: `format` `"fff"` (the default
+    /// and only one) and its options, `query` and `path`.
+    pub fn from_options(options: &Options, style: KeyStyle) -> Result<FindFormat> {
+        let rest = options.iter().filter(|(key, _)| key.as_str() != "format");
+        match options.get("format").filter(|given| !given.is_null()) {
+            None => fill(FffFindOptions::default(), rest, style).map(FindFormat::Fff),
+            Some(given) if given.as_str() == Some("fff") => {
+                fill(FffFindOptions::default(), rest, style).map(FindFormat::Fff)
+            }
+            Some(given) => Err(rejected("render_find", "format", style, r#""fff""#, given)),
         }
     }
 }
@@ -194,7 +211,10 @@ pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> 
         "glob" => GlobRequest::field(&name).map(|field| (field.accepts)()),
         "find" => FindRequest::field(&name).map(|field| (field.accepts)()),
         "render" if name == "format" => Some(Cow::Borrowed(FORMATS)),
-        "render" => StandardOptions::field(&name).map(|field| (field.accepts)()),
+        "render" => StandardOptions::field(&name)
+            .map(|field| (field.accepts)())
+            .or_else(|| FffGrepOptions::field(&name).map(|field| (field.accepts)())),
+        "render_find" => FffFindOptions::field(&name).map(|field| (field.accepts)()),
         "validate_path" if name == "intent" => Some(Intent::accepts()),
         "Sandbox" => sandbox::accepts(&name),
         _ => None,
@@ -208,7 +228,7 @@ pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> 
 }
 
 /// What the `format` of a render accepts.
-const FORMATS: &str = r#""standard" or "json""#;
+const FORMATS: &str = r#""standard", "json" or "fff""#;
 
 /// The snake_case name a key stands for, if it is spelled in `style` (a key in the other style
 /// gives a name that no option has).
@@ -494,6 +514,10 @@ option_fields!(FindRequest, "find", [query, path, limit, constraints, timeout_ms
 option_fields!(StandardOptions, "render", [path_style, with_filename, heading, line_number]);
 
 option_fields!(JsonOptions, "render", [path_style]);
+
+option_fields!(FffGrepOptions, "render", [path, base, patterns]);
+
+option_fields!(FffFindOptions, "render_find", [query, path]);
 
 impl Error {
     /// An [`ErrorCode::InvalidOption`] error about option `key` (as the caller spelled it).

@@ -13,7 +13,7 @@ use crate::glob;
 use crate::grep::{self, MatcherCache, Ranking};
 use crate::index::{Index, IndexOptions, IndexStatus};
 use crate::rank::{
-    BoostStatus, Frecency, FrecencyOptions, PathBoost, ThesaurusSource, DEFAULT_BOOST_WEIGHT,
+    BoostStatus, Frecency, FrecencyOptions, FrecencyStatus, PathBoost, ThesaurusSource, DEFAULT_BOOST_WEIGHT,
     DEFAULT_MAX_BOOST,
 };
 use crate::request::{FindRequest, GlobRequest, GrepRequest};
@@ -264,6 +264,12 @@ impl Sandbox {
     /// The frecency database, when the sandbox has one.
     pub fn frecency(&self) -> Option<&Frecency> {
         self.frecency.as_ref()
+    }
+
+    /// The frecency database's directory and profile; `None` without one (the sandbox then
+    /// refuses `sort: "frecency"` and the frecency calls).
+    pub fn frecency_status(&self) -> Option<FrecencyStatus> {
+        self.frecency.as_ref().map(Frecency::status)
     }
 
     /// The path boost, when the sandbox has a thesaurus.

@@ -165,8 +165,16 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
             sandbox.glob(&request).map(|r| to_value(&r)).map_err(code)
         }
         "find" => {
+            let render = args.as_object_mut().and_then(|object| object.remove("render"));
             let request = FindRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?;
-            sandbox.find(&request).map(|r| to_value(&r)).map_err(code)
+            let result = sandbox.find(&request).map_err(code)?;
+            match render {
+                None => Ok(to_value(&result)),
+                Some(format) => {
+                    let format = render::FindFormat::from_options(&options_of(format)?, KeyStyle::SnakeCase)?;
+                    Ok(json!({ "text": render::render_find(&result, &format) }))
+                }
+            }
         }
         "grep" => {
             let object = args.as_object_mut().ok_or("grep args must be an object")?;
@@ -206,7 +214,7 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
                                 .collect();
                             json!({ "messages": messages })
                         }
-                        render::Format::Standard(_) => json!({ "text": text }),
+                        render::Format::Standard(_) | render::Format::Fff(_) => json!({ "text": text }),
                     })
                 }
             }

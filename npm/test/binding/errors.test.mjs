@@ -43,7 +43,7 @@ describe('INVALID_OPTION', () => {
     await assertInvalidOption(() => sandbox.glob({ pattern: '*', kind: 'links' }), 'kind', 'glob option `kind` must be "files", "dirs" or "all", not "links"');
     await assertInvalidOption(() => sandbox.validatePath('a.txt', { intent: 'rw' }), 'intent', 'validatePath option `intent` must be "read" or "write", not "rw"');
     await assertInvalidOption(() => sandbox.validatePath('a.txt', { mode: 'read' }), 'mode', 'unknown validatePath option `mode`');
-    await assertInvalidOption(() => sandbox.grepTextSync({ pattern: 'x' }, { format: 'xml' }), 'format', 'render option `format` must be "standard" or "json", not "xml"');
+    await assertInvalidOption(() => sandbox.grepTextSync({ pattern: 'x' }, { format: 'xml' }), 'format', 'render option `format` must be "standard", "json" or "fff", not "xml"');
     await assertInvalidOption(() => sandbox.grepText({ pattern: 'x' }, { format: 'json', heading: true }), 'heading', 'render option `heading` applies to the standard format only');
   });
 

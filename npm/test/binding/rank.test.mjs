@@ -89,6 +89,13 @@ describe('frecency', () => {
     assert.throws(() => plain.grepSync({ pattern: 'needle', sort: 'frecency' }), { code: 'INVALID_OPTION', option: 'sort' });
   });
 
+  test('frecencyStatus names the database and its profile, null without one', () => {
+    const db = database();
+    const status = new Sandbox([root], { frecency: { path: db, profile: 'ai' } }).frecencyStatus();
+    assert.deepEqual(status, { path: fs.realpathSync(db), profile: 'ai' });
+    assert.equal(new Sandbox([root]).frecencyStatus(), null);
+  });
+
   test('orders grep and glob, and recordHits records every file a grep returns', async () => {
     const sandbox = new Sandbox([root], { frecency: { path: database(), profile: 'ai' }, recordHits: true });
     sandbox.recordAccess('src/db.js');

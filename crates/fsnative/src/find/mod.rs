@@ -58,6 +58,13 @@ struct Candidates<'v> {
 }
 
 impl<'v> Candidates<'v> {
+    /// Adds a path known to be UTF-8.
+    fn push_text(&mut self, text: &'v str, target: usize, symlink: bool) {
+        let target = u32::try_from(target).expect("fewer than 2^32 search targets");
+        self.list.push(Candidate { text: Cow::Borrowed(text), target, symlink });
+    }
+
+    /// Adds a path, checking whether it is UTF-8.
     fn push(&mut self, relative: Cow<'v, [u8]>, target: usize, symlink: bool) {
         let text = match relative {
             Cow::Borrowed(bytes) => match std::str::from_utf8(bytes) {
@@ -168,8 +175,15 @@ fn from_index<'v>(
         // The characters of the path below the root: those below the target and maybe more,
         // so a path is never skipped that could match.
         if query.may_match(entry.chars) {
-            let relative = Cow::Borrowed(&entry.path[base..]);
-            candidates.push(relative, number, entry.kind == Kind::Symlink);
+            let relative = &entry.path[base..];
+            let symlink = entry.kind == Kind::Symlink;
+            if entry.utf8 {
+                // SAFETY: the index found the whole path UTF-8 when it listed it, and `base` is
+                // 0 or just past a `/`, so at the start of a character.
+                candidates.push_text(unsafe { std::str::from_utf8_unchecked(relative) }, number, symlink);
+            } else {
+                candidates.push(Cow::Borrowed(relative), number, symlink);
+            }
         }
     }
     count

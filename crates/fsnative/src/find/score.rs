@@ -110,7 +110,8 @@ impl Scored {
 
     /// The most `score` can become once the bonuses are added (see [`bonuses`]).
     fn ceiling(&self) -> i64 {
-        i64::from(self.fuzzy) + i64::from(self.fuzzy * 2 / 5) + i64::from(name_bonus_cap(self.fuzzy))
+        let caps = BonusCaps::of(self.fuzzy);
+        i64::from(self.fuzzy) + i64::from(caps.exact_name.max(caps.exact_stem)) + i64::from(caps.name)
     }
 }
 
@@ -224,9 +225,22 @@ impl Query {
     }
 }
 
-/// The most a name match may add: a sixth of the fuzzy score, at most 30.
-fn name_bonus_cap(fuzzy: i32) -> i32 {
-    (fuzzy / 6).min(30)
+/// What each bonus adds at most to a match of fuzzy score `fuzzy`: every rule about the
+/// bonuses' sizes, which [`bonuses`], [`name_matches`] and [`Scored::ceiling`] all read.
+struct BonusCaps {
+    /// The query's name part is the file name: two fifths of the fuzzy score.
+    exact_name: i32,
+    /// The name part is the file name without its extension: a quarter.
+    exact_stem: i32,
+    /// The name part matched inside the file name: a sixth, at most 30 (scaled by how good
+    /// that match is when it is matched alone).
+    name: i32,
+}
+
+impl BonusCaps {
+    fn of(fuzzy: i32) -> BonusCaps {
+        BonusCaps { exact_name: fuzzy * 2 / 5, exact_stem: fuzzy / 4, name: (fuzzy / 6).min(30) }
+    }
 }
 
 /// The best `limit` of `scored` (more than `limit` matches), their bonuses added; the
@@ -261,7 +275,7 @@ fn best_of<T: AsRef<str>>(mut scored: Vec<Scored>, texts: &[T], part: &Part, lim
         // Only a match that could still reach the best `limit` is matched against its file
         // name alone: bonuses only raise a score.
         let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
-        let reach = |s: &Scored| s.in_dirs && s.score() + i64::from(name_bonus_cap(s.fuzzy)) >= threshold;
+        let reach = |s: &Scored| s.in_dirs && s.score() + i64::from(BonusCaps::of(s.fuzzy).name) >= threshold;
         name_matches(&mut scored, texts, part, reach);
         scored.select_nth_unstable_by_key(limit - 1, key);
         scored.truncate(limit);
@@ -275,17 +289,18 @@ fn bonuses(s: &mut Scored, text: &str, part: &Part) {
     let name_start = text.rfind('/').map_or(0, |slash| slash + 1);
     let name = &text[name_start..];
     let stem = name.rfind('.').filter(|&dot| dot > 0).map_or(name, |dot| &name[..dot]);
+    let caps = BonusCaps::of(s.fuzzy);
     s.exact_bonus = if part.name.eq_ignore_ascii_case(name) {
-        s.fuzzy * 2 / 5
+        caps.exact_name
     } else if part.name.eq_ignore_ascii_case(stem) {
-        s.fuzzy / 4
+        caps.exact_stem
     } else {
         0
     };
     // Where the alignment of the name part starts, roughly: its end less its length.
     let starts = (s.end as usize + 1).saturating_sub(part.name.len());
     if starts >= name_start && !part.name.is_empty() {
-        s.filename_bonus = name_bonus_cap(s.fuzzy);
+        s.filename_bonus = caps.name;
     } else {
         s.in_dirs = !part.name.is_empty();
     }
@@ -315,7 +330,7 @@ fn name_matches<T: AsRef<str>>(
     let perfect = i32::try_from(part.name.len() * 16).unwrap_or(i32::MAX).max(1);
     for m in Matcher::new(part.name.as_str(), &config).match_list(&names) {
         let s = &mut scored[picked[m.index as usize]];
-        s.filename_bonus = name_bonus_cap(s.fuzzy) * i32::from(m.score).min(perfect) / perfect;
+        s.filename_bonus = BonusCaps::of(s.fuzzy).name * i32::from(m.score).min(perfect) / perfect;
     }
     for &i in &picked {
         scored[i].in_dirs = false;

@@ -64,6 +64,9 @@ pub(crate) struct Entry {
     pub content: Content,
     /// The characters of `path` (see [`super::chars`]).
     pub chars: u64,
+    /// `path` is valid UTF-8: checked once here, so that a find reads it as text without
+    /// checking it again.
+    pub utf8: bool,
 }
 
 impl Entry {
@@ -71,7 +74,8 @@ impl Entry {
     pub fn new(path: Box<[u8]>, kind: Kind, skips: ListingSkips) -> Entry {
         let depth = u16::try_from(depth_of(&path)).unwrap_or(u16::MAX);
         let chars = super::chars::char_set(&path);
-        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown, chars }
+        let utf8 = std::str::from_utf8(&path).is_ok();
+        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown, chars, utf8 }
     }
 }
 

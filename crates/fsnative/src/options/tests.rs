@@ -91,7 +91,10 @@ fn render_formats_and_intents() {
         Format::from_options(&options(json!({"format": "json", "heading": true})), KeyStyle::SnakeCase);
     assert_eq!(error.unwrap_err().message(), "render option `heading` applies to the standard format only");
     let error = Format::from_options(&options(json!({"format": "xml"})), KeyStyle::SnakeCase).unwrap_err();
-    assert_eq!(error.message(), "render option `format` must be \"standard\" or \"json\", not \"xml\"");
+    assert_eq!(
+        error.message(),
+        "render option `format` must be \"standard\", \"json\" or \"fff\", not \"xml\""
+    );
     assert_eq!(Intent::from_options(&Options::new(), KeyStyle::SnakeCase), Ok(Intent::Read));
     assert_eq!(
         Intent::from_options(&options(json!({"intent": "write"})), KeyStyle::SnakeCase),

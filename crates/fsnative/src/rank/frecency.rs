@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use serde::Serialize;
+
 use super::profile::FrecencyProfile;
 use super::store::{key, Key, Store};
 use crate::error::{Error, ErrorCode, Result};
@@ -43,6 +45,17 @@ impl Clock {
             Clock::Manual(ms) => ms.load(Ordering::Relaxed),
         }
     }
+}
+
+/// Which frecency database a sandbox keeps ([`Sandbox::frecency_status`](crate::Sandbox::frecency_status)).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FrecencyStatus {
+    /// The database's directory (canonical); serialized as a string, or `{"bytes": base64}`
+    /// when it is not UTF-8.
+    #[serde(serialize_with = "crate::result::serialize_path")]
+    pub path: PathBuf,
+    /// The profile it was created with.
+    pub profile: FrecencyProfile,
 }
 
 /// A frecency database: records accesses to files and scores them.
@@ -113,6 +126,11 @@ impl Frecency {
     /// The database's profile.
     pub fn profile(&self) -> FrecencyProfile {
         self.store.profile()
+    }
+
+    /// The database's directory and profile, as one value a binding can hand on.
+    pub fn status(&self) -> FrecencyStatus {
+        FrecencyStatus { path: self.path().to_path_buf(), profile: self.profile() }
     }
 
     /// The time by this database's clock, in milliseconds since the Unix epoch.

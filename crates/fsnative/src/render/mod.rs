@@ -1,11 +1,13 @@
 //! Renderers that turn a [`GrepResult`] into ripgrep's own output formats, byte for byte, so
-//! that tools which used to spawn `rg` can keep their output.
+//! that tools which used to spawn `rg` can keep their output; and grep and find results into
+//! the text of Terraphim's FFF tools ([`fff`]).
 
 use serde::Deserialize;
 
 use crate::request::OutputMode;
-use crate::result::{ContextLine, FileMatches, GrepResult, Match};
+use crate::result::{ContextLine, FileMatches, FindResult, GrepResult, Match};
 
+pub mod fff;
 mod json;
 
 pub use json::json_lines;
@@ -65,6 +67,24 @@ pub enum Format {
     Standard(StandardOptions),
     /// `rg --json` lines; see [`json_lines`].
     Json(JsonOptions),
+    /// The text of Terraphim's FFF `grep` and `multi_grep` tools; see [`fff::grep_lines`].
+    Fff(fff::FffGrepOptions),
+}
+
+/// How a find result is rendered (`{"format": "fff", …}`): so far only as the text of
+/// Terraphim's FFF `find_files` tool.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(tag = "format", rename_all = "snake_case")]
+pub enum FindFormat {
+    /// The text of `find_files`; see [`fff::find_lines`].
+    Fff(fff::FffFindOptions),
+}
+
+/// Renders a find `result` in `format`.
+pub fn render_find(result: &FindResult, format: &FindFormat) -> String {
+    match format {
+        FindFormat::Fff(options) => fff::joined(fff::find_lines(result, options)),
+    }
 }
 
 /// Renders `result` in `format`. A file name that is not UTF-8 is printed lossily (U+FFFD) in
@@ -73,6 +93,7 @@ pub fn render(result: &GrepResult, format: &Format) -> String {
     match format {
         Format::Standard(options) => standard(result, options),
         Format::Json(options) => json_lines(result, options),
+        Format::Fff(options) => fff::joined(fff::grep_lines(result, options)),
     }
 }
 
@@ -82,6 +103,7 @@ pub fn render_bytes(result: &GrepResult, format: &Format) -> Vec<u8> {
     match format {
         Format::Standard(options) => standard_bytes(result, options),
         Format::Json(options) => json_lines(result, options).into_bytes(),
+        Format::Fff(options) => fff::joined(fff::grep_lines(result, options)).into_bytes(),
     }
 }
 
