@@ -51,7 +51,7 @@ test-node: $(if $(NO_DIST),,dist)
 	./npm/dev.sh test
 
 test-python: $(if $(NO_DIST),,dist)
-	./python/dev.sh test
+	./python/dev.sh test --durations=10
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

@@ -3,7 +3,7 @@
 // `multi_grep`) on the fsnative core, with Terraphim's parameter names, defaults and text. The
 // core searches and pages; this module maps Terraphim's parameters onto the core's options and
 // prints the core's answers as Terraphim prints its own. How it differs on purpose is in
-// fff.d.ts and the README's "For Terraphim / FFF users".
+// fff.d.ts and docs/drop-ins.md, "FFF / Terraphim".
 
 const { parseArgs } = require('node:util');
 const { Sandbox } = require('./index.js');

@@ -117,7 +117,7 @@ class Sandbox:
                 walking, with the same answers. Until it is ready, searches walk.
             frecency: A frecency database to record accesses in and rank by: its directory
                 (LMDB, shared by processes), ``True`` (``FSNATIVE_FRECENCY_DB``'s), or
-                ``{"path": ..., "profile": "normal" | "ai"}`` (README: Frecency and path boost).
+                ``{"path": ..., "profile": "normal" | "ai"}`` (docs/ranking.md).
             record_hits: Record an access to each file a grep returns (needs ``frecency``).
             thesaurus: Terms to concepts for :meth:`path_boost`: a JSON file (watched and
                 reloaded) or the mapping itself (``{"term": "concept"}`` or Terraphim's shape).

@@ -9,7 +9,7 @@
 //! characters missing from the path before any alignment is computed.
 //!
 //! It was chosen over `nucleo-matcher` plus a typo pass of our own, measured on the bench's
-//! trees (see the README's "Find" section for the figures): on 100,000 paths frizbee ranked
+//! trees (docs/find.md says why): on 100,000 paths frizbee ranked
 //! and matched within the same few milliseconds as nucleo without typos, while nucleo with a
 //! typo pass (a bit-parallel longest-common-subsequence count over the paths nucleo rejects)
 //! took about twice as long; both put the intended file first on the same labelled queries
