@@ -94,7 +94,7 @@ pub use rank::{
     DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE, RELOAD_DEBOUNCE,
 };
 pub use request::{
-    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GlobSyntax, GrepRequest, OneOrMany, OutputMode, SortOrder,
     DEFAULT_FIND_LIMIT, DEFAULT_GLOB_LIMIT, DEFAULT_GREP_LIMIT,
 };
 pub use result::{

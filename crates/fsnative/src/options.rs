@@ -43,7 +43,7 @@ use serde_json::Value;
 use crate::error::{Error, ErrorCode, Result};
 use crate::render::{Format, JsonOptions, StandardOptions};
 use crate::request::{
-    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GlobSyntax, GrepRequest, OneOrMany, OutputMode, SortOrder,
 };
 use crate::roots::Intent;
 
@@ -418,6 +418,7 @@ choices! {
     OutputMode: ["content", "files", "count"];
     SortOrder: ["path", "mtime", "frecency", "none"];
     EntryKind: ["files", "dirs", "all"];
+    GlobSyntax: ["glob", "minimatch"];
     crate::render::PathStyle: ["absolute", "relative"];
     Intent: ["read", "write"];
     crate::rank::FrecencyProfile: ["normal", "ai"];
@@ -476,9 +477,12 @@ option_fields!(
     [
         patterns | pattern,
         paths | path,
+        syntax,
+        exclude,
         case_insensitive,
         constraints,
         hidden,
+        git_dir,
         follow_links,
         no_ignore,
         max_depth,

@@ -1,0 +1,129 @@
+// Generates tests/vectors/search_files.json: the official MCP filesystem server's search_files
+// (searchFilesWithValidation of @modelcontextprotocol/server-filesystem, installed in npm/ as a
+// devDependency) run on a messy tree for every pattern and exclude set below; its answers,
+// put in fsnative's walk order, are the expected results of the core's glob with minimatch
+// syntax. Run: `node bench/mcp_filesystem_vectors.mjs` (after `cd npm && npm ci`).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const require = createRequire(path.join(repo, 'npm', 'package.json'));
+const serverDir = path.dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json'));
+const lib = await import(pathToFileURL(path.join(serverDir, 'dist', 'lib.js')).href);
+
+/** The tree, in the shared vectors' format. */
+export const tree = {
+  'root/a.py': 'a\n',
+  'root/.env': 'X=1\n',
+  'root/.gitignore': '*.log\nbuild/\n',
+  'root/.git/HEAD': 'ref: refs/heads/main\n',
+  'root/.hidden/x.py': 'x\n',
+  'root/x.log': 'log\n',
+  'root/build/out.js': 'o\n',
+  'root/src/main.py': 'm\n',
+  'root/src/util/helper.js': 'h\n',
+  'root/src/util/.cache/c.py': 'c\n',
+  'root/src/node_modules/lib/deep.py': 'd\n',
+  'root/node_modules/pkg/index.js': 'i\n',
+  'root/node_modules/pkg/node_modules/inner/i.py': 'i\n',
+  'root/pkg/a/node_modules/x/y.py': 'y\n',
+  'root/with space/file name.txt': 's\n',
+  'root/ünïcødé/日本.py': 'u\n',
+  'root/br[ack]et.py': 'b\n',
+  'root/cur{ly}.js': 'c\n',
+  'root/q?mark.txt': 'q\n',
+  'root/a(b)c.md': 'p\n',
+  'root/empty': { dir: true },
+  'root/link_dir': { symlink: 'src' },
+  'root/link_file': { symlink: 'a.py' },
+  'root/src/link_up': { symlink: '../pkg' },
+  'root/link_out': { symlink: '../outside' },
+  'root/link_out_file.py': { symlink: '../outside/secret.py' },
+  'root/dangling.py': { symlink: 'missing.py' },
+  'root/dangling_out.py': { symlink: '../outside/missing.py' },
+  'root/loop': { symlink: 'loop' },
+  'outside/secret.py': 'SECRET\n',
+  'outside/inner/o.py': 'o\n',
+};
+
+export const patterns = [
+  '**/*.py', '*.py', '**/*.js', '*', '**', '**/*', 'src/**', 'src/*', 'src/**/*.py', '**/node_modules/**',
+  'node_modules', '**/node_modules', '**/.*', '.*', '**/*.{py,js}', '{src,pkg}/**', '**/[a-c]*', '**/[!a-c]*',
+  '**/?.py', '**/*[[]*', '**/cur{ly}*', '**/*\\{ly\\}*', '**/q\\?mark.txt', '**/q?mark.txt', '**/with space/*',
+  '**/ünïcødé/**', '**/日本.py', '**/@(main|helper).*', '**/+(a).py', '**/!(a).py', '**/*(x).py', '**/?(a).py',
+  '!**/*.py', '#comment', '', 'a.py', 'link_*', '**/link_*', 'src/../a.py', '**/.git/**', 'br[ack]et.py',
+  'br\\[ack\\]et.py', '**/a(b)c.md', '**/{01..3}*', '**/[[:alpha:]]*.py', 'src//*.py', '**/**/*.py', '*/*/*',
+];
+
+export const excludeSets = [
+  [],
+  ['node_modules'],
+  ['**/node_modules'],
+  ['**/node_modules/**', '**/.*'],
+  ['src', '**/util', 'with space', '*.log'],
+];
+
+function build(dir) {
+  const links = [];
+  for (const [rel, entry] of Object.entries(tree)) {
+    const full = path.join(dir, rel);
+    if (typeof entry === 'object' && entry.symlink) {
+      links.push([full, entry.symlink]);
+      continue;
+    }
+    if (typeof entry === 'object' && entry.dir) {
+      fs.mkdirSync(full, { recursive: true });
+      continue;
+    }
+    fs.mkdirSync(path.dirname(full), { recursive: true });
+    fs.writeFileSync(full, entry);
+  }
+  for (const [full, target] of links) fs.symlinkSync(target, full);
+}
+
+/** Relative paths in fsnative's walk order: each directory's names by their bytes, depth first. */
+export function walkOrder(paths) {
+  const key = (p) => p.split('/').map((name) => Buffer.from(name));
+  return [...paths].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      const c = Buffer.compare(x[i], y[i]);
+      if (c !== 0) return c;
+    }
+    return x.length - y.length;
+  });
+}
+
+async function main() {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpfs-vectors-')));
+  build(dir);
+  const root = path.join(dir, 'root');
+  lib.setAllowedDirectories([root]);
+  const vectors = [];
+  for (const [p, pattern] of patterns.entries()) {
+    for (const [e, exclude] of excludeSets.entries()) {
+      const found = await lib.searchFilesWithValidation(root, pattern, [root], { excludePatterns: exclude });
+      const relative = walkOrder(found.map((f) => path.relative(root, f)));
+      vectors.push({
+        name: `search_files/p${p}-x${e}`,
+        description: `search_files ${JSON.stringify(pattern)} excluding ${JSON.stringify(exclude)}`,
+        tree: 'messy',
+        op: 'glob',
+        args: {
+          paths: '$T/root', patterns: pattern, exclude, syntax: 'minimatch', kind: 'all',
+          hidden: true, no_ignore: true, git_dir: true, limit: null,
+        },
+        expect: { entries: relative.map((r) => ({ relative_path: r })), total: relative.length },
+      });
+    }
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  const out = { trees: { messy: tree }, vectors };
+  fs.writeFileSync(path.join(repo, 'tests', 'vectors', 'search_files.json'), JSON.stringify(out, null, 1) + '\n');
+  console.log(`${vectors.length} vectors`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
