@@ -1,4 +1,7 @@
-// Generates tests/vectors/search_files.json: the official MCP filesystem server's search_files
+// Generates tests/vectors/path_check.json: the official MCP filesystem server's
+// isPathWithinAllowedDirectories (its dist/path-validation.js) on each case below, the CVE
+// classes of its path check (CVE-2025-53110's prefix siblings among them) and the textual
+// sandbox attacks; and tests/vectors/search_files.json: the official MCP filesystem server's search_files
 // (searchFilesWithValidation of @modelcontextprotocol/server-filesystem, installed in npm/ as a
 // devDependency) run on a messy tree for every pattern and exclude set below; its answers,
 // put in fsnative's walk order, are the expected results of the core's glob with minimatch
@@ -13,6 +16,37 @@ const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const require = createRequire(path.join(repo, 'npm', 'package.json'));
 const serverDir = path.dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json'));
 const lib = await import(pathToFileURL(path.join(serverDir, 'dist', 'lib.js')).href);
+const check = await import(pathToFileURL(path.join(serverDir, 'dist', 'path-validation.js')).href);
+
+/** [path, allowed directories]: the server's check decides each. */
+export const pathCases = [
+  // Prefix siblings (CVE-2025-53110) and the root itself, spelled several ways.
+  ...['/allowed_evil', '/allowed2', '/allowed.bak', '/allowed-old', '/allowed (copy)', '/allowedx/y',
+    '/allowed', '/allowed/', '/allowed//', '/allowed/.', '/allowed/sub', '/allowed//sub//x/', '/ALLOWED/x']
+    .map((p) => [p, ['/allowed']]),
+  ['/allowed/x', ['/allowed/']], ['/allowed/x', ['/allowed//']], ['/allowed_evil', ['/allowed/']],
+  ['/home/user/project2/x', ['/home/user/project']], ['/home/user/project/x', ['/home/user/project/../project']],
+  // Dot-dot that leaves, and dot-dot that stays.
+  ['/allowed/../other/x', ['/allowed']], ['/allowed/a/../../other', ['/allowed']], ['/allowed/a/../b', ['/allowed']],
+  ['/allowed/../allowed/x', ['/allowed']], ['/allowed/../../../../etc/passwd', ['/allowed']],
+  // Names that only contain dots, and no decoding.
+  ['/allowed/..test', ['/allowed']], ['/allowed/te..st', ['/allowed']], ['/allowed/...', ['/allowed']],
+  ['/allowed/%2e%2e/x', ['/allowed']], ['/allowed/..%2f..%2fetc', ['/allowed']], ['/allowed/...x/..', ['/allowed']],
+  // Absolute paths outside.
+  ['/', ['/allowed']], ['/etc/passwd', ['/allowed']], ['/home/other/.ssh/id_rsa', ['/home/user']],
+  // The filesystem root as an allowed directory.
+  ['/', ['/']], ['/etc/passwd', ['/']], ['/a/../..', ['/']],
+  // Several allowed directories.
+  ['/b/x', ['/a', '/b']], ['/c/x', ['/a', '/b']], ['/a', ['/a/b']], ['/a/b/c', ['/a/b', '/a']],
+  // NUL bytes and empty strings.
+  ['/allowed/x\u0000y', ['/allowed']], ['/allowed/x', ['/allow\u0000ed']], ['', ['/allowed']], ['/allowed/x', ['']],
+  ['/allowed/x', []], ['/allowed/x', ['', '/allowed']],
+  // Relative paths are taken from the working directory: under `/` they are always inside.
+  ['a/b', ['/']], ['../../x', ['/']], ['.', ['/']], ['a/b', ['/nonexistent-fsnative-root']],
+  // Characters a shell or URL would treat specially stay literal.
+  ['/allowed/~/x', ['/allowed']], ['/allowed/x y/z', ['/allowed']], ['/allowed/ü/x', ['/allowed']],
+  ['/allowedü', ['/allowed']], ['/allowed\\x', ['/allowed']], ['/allowed\n/x', ['/allowed']],
+];
 
 /** The tree, in the shared vectors' format. */
 export const tree = {
@@ -121,9 +155,19 @@ async function main() {
     }
   }
   fs.rmSync(dir, { recursive: true, force: true });
+  const checks = pathCases.map(([p, dirs], i) => ({
+    name: `path_check/${i}`,
+    description: `isPathWithinAllowedDirectories(${JSON.stringify(p)}, ${JSON.stringify(dirs)})`,
+    tree: 'none',
+    op: 'path_within',
+    args: { path: p, dirs },
+    expect: { within: check.isPathWithinAllowedDirectories(p, dirs) },
+  }));
+  fs.writeFileSync(path.join(repo, 'tests', 'vectors', 'path_check.json'),
+    JSON.stringify({ trees: { none: { root: { dir: true } } }, vectors: checks }, null, 1) + '\n');
   const out = { trees: { messy: tree }, vectors };
   fs.writeFileSync(path.join(repo, 'tests', 'vectors', 'search_files.json'), JSON.stringify(out, null, 1) + '\n');
-  console.log(`${vectors.length} vectors`);
+  console.log(`${vectors.length} search_files vectors, ${checks.length} path_check vectors`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -101,7 +101,7 @@ pub use result::{
     ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
     GrepStats, Match, Truncation,
 };
-pub use roots::{Intent, MAX_SYMLINK_HOPS};
+pub use roots::{is_path_within, Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
 
 /// The README's Rust example, compiled as a doc test so it cannot rot.

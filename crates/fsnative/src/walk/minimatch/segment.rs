@@ -38,11 +38,14 @@ pub(super) enum ExtKind {
     Not,
 }
 
+/// A POSIX class's test (`[:alpha:]` and the like).
+type Named = fn(char) -> bool;
+
 #[derive(Clone, Debug)]
 pub(super) struct Class {
     negated: bool,
     ranges: Vec<(char, char)>,
-    named: Vec<fn(char) -> bool>,
+    named: Vec<Named>,
 }
 
 impl Class {
@@ -208,8 +211,8 @@ fn parse_class(chars: &[char], start: usize) -> Option<(Class, usize)> {
 }
 
 /// A POSIX class name (`[:alpha:]`) starting at `at`.
-fn posix_class(chars: &[char], at: usize) -> Option<(fn(char) -> bool, usize)> {
-    const NAMES: [(&str, fn(char) -> bool); 14] = [
+fn posix_class(chars: &[char], at: usize) -> Option<(Named, usize)> {
+    const NAMES: [(&str, Named); 14] = [
         ("alnum", char::is_alphanumeric),
         ("alpha", char::is_alphabetic),
         ("ascii", |c| c.is_ascii()),
