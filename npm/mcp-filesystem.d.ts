@@ -1,7 +1,39 @@
 // Types of fsnative/mcp-filesystem: the official MCP filesystem server's lib.js and
 // path-validation.js exports (@modelcontextprotocol/server-filesystem 2026.8.31), with the path
-// check and search_files' walk in fsnative's core. Every other export is the server's own.
-export * from '@modelcontextprotocol/server-filesystem/dist/lib.js';
+// check and search_files' walk in fsnative's core. Every other export is the server's own
+// (the server ships no types; those below are its functions' as it documents them).
+
+/** `bytes` as the server prints sizes (`1.50 KB`). */
+export function formatSize(bytes: number): string;
+/** `\r\n` turned into `\n`. */
+export function normalizeLineEndings(text: string): string;
+/** A unified diff of two texts, as edit_file shows it. */
+export function createUnifiedDiff(originalContent: string, newContent: string, filepath?: string): string;
+/** What get_file_info reports. */
+export interface FileInfo {
+  size: number;
+  created: Date;
+  modified: Date;
+  accessed: Date;
+  isDirectory: boolean;
+  isFile: boolean;
+  permissions: string;
+}
+export function getFileStats(filePath: string): Promise<FileInfo>;
+export function readFileContent(filePath: string, encoding?: string): Promise<string>;
+/** Writes with exclusive create, or through a temporary file and a rename. */
+export function writeFileContent(filePath: string, content: string): Promise<void>;
+/** Moves, refusing an existing destination. */
+export function moveFile(sourcePath: string, destinationPath: string): Promise<void>;
+/** One edit of edit_file. */
+export interface FileEdit {
+  oldText: string;
+  newText: string;
+}
+/** Applies `edits` (or only shows them with `dryRun`); returns the diff. */
+export function applyFileEdits(filePath: string, edits: FileEdit[], dryRun?: boolean): Promise<string>;
+export function tailFile(filePath: string, numLines: number): Promise<string>;
+export function headFile(filePath: string, numLines: number): Promise<string>;
 
 /**
  * Whether `absolutePath` is one of `allowedDirectories` or lies below one, by their text alone:

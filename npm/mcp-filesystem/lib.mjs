@@ -29,7 +29,7 @@ export function getAllowedDirectories() {
 export const validatePath = server.validatePath;
 
 /** A sandbox over the allowed directories that still exist, or null when none does. */
-async function currentSandbox() {
+export async function currentSandbox() {
   if (sandbox && sandbox.roots.length === allowed.length) {
     return sandbox;
   }
