@@ -5,6 +5,13 @@
 
 /// The most strings one pattern expands into; the rest are dropped.
 const MAX_EXPANSIONS: usize = 100_000;
+/// The most characters all of them hold together.
+const MAX_EXPANDED_CHARS: usize = 4_000_000;
+/// Sets nested deeper than this stay literal.
+const MAX_NESTING: usize = 100;
+/// The most characters one pattern's expansion builds in all (once spent, the rest of the
+/// pattern stays literal): bounds the work of patterns made of thousands of groups.
+const MAX_STEPS: usize = 20_000_000;
 
 /// Private-use stand-ins for escaped characters while expanding.
 const ESCAPES: [(char, &str, char); 5] = [
@@ -41,98 +48,104 @@ pub(super) fn expand(pattern: &str) -> Vec<String> {
         text = text.replace(escaped, &stand_in.to_string());
     }
     let chars: Vec<char> = text.chars().collect();
+    let mut budget = MAX_STEPS;
+    let mut seen = std::collections::HashSet::new();
     let mut out: Vec<String> = Vec::new();
-    for expanded in expand_chars(&chars, true) {
+    for expanded in expand_chars(&chars, true, 0, &mut budget) {
         let restored: String =
             expanded.chars().map(|c| ESCAPES.iter().find(|e| e.0 == c).map_or(c, |e| e.2)).collect();
-        if !out.contains(&restored) {
+        if seen.insert(restored.clone()) {
             out.push(restored);
         }
     }
     out
 }
 
-/// The first balanced `{…}` group at or after `from`: (open, close) indices.
-fn balanced(chars: &[char], from: usize) -> Option<(usize, usize)> {
-    let mut stack = Vec::new();
-    for (i, &c) in chars.iter().enumerate().skip(from) {
+/// The first balanced `{…}` group (the matched pair whose `{` comes first; a `{` never closed
+/// is literal): its (open, close) indices, in one pass.
+fn first_group(chars: &[char]) -> Option<(usize, usize)> {
+    let mut open = Vec::new();
+    let mut first: Option<(usize, usize)> = None;
+    for (i, &c) in chars.iter().enumerate() {
         match c {
-            '{' => stack.push(i),
+            '{' => open.push(i),
             '}' => {
-                if let Some(open) = stack.pop() {
-                    if stack.is_empty() {
-                        return Some((open, i));
+                if let Some(at) = open.pop() {
+                    if first.is_none_or(|(earlier, _)| at < earlier) {
+                        first = Some((at, i));
                     }
-                    // An unmatched `{` earlier stays literal: restart from the inner group.
+                    if open.is_empty() {
+                        return first;
+                    }
                 }
             }
             _ => {}
         }
     }
-    // Unmatched opens: the innermost complete group, if any, is the first one Bash expands.
-    None
+    first
 }
 
-/// The first group that can be matched, skipping `{` that are never closed.
-fn first_group(chars: &[char]) -> Option<(usize, usize)> {
-    let mut from = 0;
-    while from < chars.len() {
-        let open = from + chars[from..].iter().position(|&c| c == '{')?;
-        if let Some(found) = balanced(chars, open) {
-            if found.0 == open {
-                return Some(found);
-            }
-        }
-        from = open + 1;
-    }
-    None
-}
-
-fn expand_chars(chars: &[char], top: bool) -> Vec<String> {
-    let Some((open, close)) = first_group(chars) else {
-        return vec![chars.iter().collect()];
-    };
-    let pre: String = chars[..open].iter().collect();
-    let body = &chars[open + 1..close];
-    let post = expand_chars(&chars[close + 1..], false);
-    if pre.ends_with('$') {
-        let group: String = chars[open..=close].iter().collect();
-        return post.into_iter().map(|p| format!("{pre}{group}{p}")).collect();
-    }
-    let body_text: String = body.iter().collect();
-    let (values, is_sequence) = match sequence(&body_text) {
-        Some(values) => (values, true),
-        None => {
+/// Expands `chars`, the groups left to right; `depth` counts the sets it is nested in.
+fn expand_chars(chars: &[char], top: bool, depth: usize, budget: &mut usize) -> Vec<String> {
+    let mut acc = vec![String::new()];
+    let mut rest = chars;
+    let mut first = true;
+    // Bash drops empty results when the first group is a comma set (`{,a}` is just `a`).
+    let mut drop_empty = false;
+    while let Some((open, close)) = first_group(rest) {
+        let pre: String = rest[..open].iter().collect();
+        let body = &rest[open + 1..close];
+        let values = if pre.ends_with('$') || depth >= MAX_NESTING || *budget == 0 {
+            None
+        } else if let Some(values) = sequence(&body.iter().collect::<String>()) {
+            first = false;
+            Some(values)
+        } else {
             let parts = comma_parts(body);
-            if parts.len() < 2 {
-                if parts.len() == 1 && first_group(body).is_some() {
-                    // x{{a,b}}y: the inner set expands, each value keeps its braces.
-                    let inner = expand_chars(body, false);
-                    if inner.len() > 1 {
-                        let values: Vec<String> = inner.into_iter().map(|v| format!("{{{v}}}")).collect();
-                        return combine(&pre, &values, &post, false);
-                    }
-                }
-                let group: String = chars[open..=close].iter().collect();
-                return post.into_iter().map(|p| format!("{pre}{group}{p}")).collect();
+            if parts.len() >= 2 {
+                drop_empty |= top && first;
+                first = false;
+                Some(parts.iter().flat_map(|part| expand_chars(part, false, depth + 1, budget)).collect())
+            } else if first_group(body).is_some() {
+                // x{{a,b}}y: the inner set expands, each value keeps its braces.
+                let inner = expand_chars(body, false, depth + 1, budget);
+                (inner.len() > 1).then(|| inner.into_iter().map(|v| format!("{{{v}}}")).collect())
+            } else {
+                None
             }
-            (parts.iter().flat_map(|part| expand_chars(part, false)).collect(), false)
+        };
+        match values {
+            Some(values) => acc = combine(&acc, &pre, &values, budget),
+            // A group that does not expand is literal, and so is the rest after it.
+            None => {
+                let literal: String = rest.iter().collect();
+                return combine(&acc, &literal, &[String::new()], budget);
+            }
         }
-    };
-    combine(&pre, &values, &post, top && !is_sequence)
+        rest = &rest[close + 1..];
+    }
+    let tail: String = rest.iter().collect();
+    let all = combine(&acc, &tail, &[String::new()], budget);
+    if drop_empty {
+        return all.into_iter().filter(|s| !s.is_empty()).collect();
+    }
+    all
 }
 
-fn combine(pre: &str, values: &[String], post: &[String], drop_empty: bool) -> Vec<String> {
+/// Each of `acc` followed by `pre` and each of `values`, within the caps on count and length;
+/// what it builds is taken from `budget`.
+fn combine(acc: &[String], pre: &str, values: &[String], budget: &mut usize) -> Vec<String> {
     let mut out = Vec::new();
-    for value in values {
-        for rest in post {
-            if out.len() >= MAX_EXPANSIONS {
+    let mut length = 0;
+    for prefix in acc {
+        for value in values {
+            let size = prefix.len() + pre.len() + value.len();
+            length += size;
+            if out.len() >= MAX_EXPANSIONS || length > MAX_EXPANDED_CHARS {
                 return out;
             }
-            let joined = format!("{pre}{value}{rest}");
-            if !(drop_empty && joined.is_empty()) {
-                out.push(joined);
-            }
+            *budget = budget.saturating_sub(size);
+            out.push(format!("{prefix}{pre}{value}"));
         }
     }
     out
@@ -225,5 +238,10 @@ mod tests {
         assert_eq!(expand("{,a}"), ["a"]);
         assert_eq!(expand("x{,a}"), ["x", "xa"]);
         assert_eq!(expand("{a,b"), ["{a,b"]);
+        let many = expand(&"{a,b}".repeat(40));
+        assert!(!many.is_empty() && many.len() <= 100_000 && many[0].starts_with("aaaaaaaaaa"));
+        let nested = expand(&format!("{}x{}", "{a,".repeat(5000), "}".repeat(5000)));
+        assert_eq!(nested[0], "a", "{nested:?}");
+        assert!(nested.len() == 2 && nested[1].starts_with("{a,{a,"), "{nested:?}");
     }
 }

@@ -77,7 +77,7 @@ impl Segment {
             Segment::Pattern { nodes, has_ext } => {
                 let chars: Vec<char> = name.chars().collect();
                 if *has_ext {
-                    Matcher { text: &chars, memo: HashMap::new() }.run(nodes, 0, 0, chars.len())
+                    Matcher { text: &chars, memo: HashMap::new(), steps: 0 }.run(nodes, 0, 0, chars.len())
                 } else {
                     plain_matches(nodes, &chars)
                 }
@@ -277,11 +277,16 @@ fn plain_matches(nodes: &[Node], text: &[char]) -> bool {
     nodes[n..].iter().all(|node| matches!(node, Node::Star))
 }
 
+/// The most states one extglob match decides; past it the name does not match (only a huge
+/// pattern of nested extglobs gets there).
+const MAX_STEPS: usize = 1_000_000;
+
 /// Matches node sequences holding extglobs, remembering what it decided for each node list,
-/// position and span (so no pattern makes it exponential).
+/// position and span (so no pattern makes it exponential), within [`MAX_STEPS`].
 struct Matcher<'t> {
     text: &'t [char],
     memo: HashMap<(usize, usize, usize, usize), bool>,
+    steps: usize,
 }
 
 impl Matcher<'_> {
@@ -290,6 +295,10 @@ impl Matcher<'_> {
         let key = (nodes.as_ptr() as usize, i, from, to);
         if let Some(&known) = self.memo.get(&key) {
             return known;
+        }
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return false;
         }
         let result = self.step(nodes, i, from, to);
         self.memo.insert(key, result);
