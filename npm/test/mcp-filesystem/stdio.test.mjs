@@ -91,7 +91,13 @@ test('MCP roots replace the command line directories, as in the server', async (
   const src = path.join(root, 'src');
   const client = await connect(BIN, [], [src]);
   try {
-    const listed = await call(client, 'list_allowed_directories', {});
+    // The server asks for the roots once initialized, while the client may already call.
+    let listed;
+    for (let i = 0; i < 100; i++) {
+      listed = await call(client, 'list_allowed_directories', {});
+      if (listed.text.includes(src)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     assert.match(listed.text, new RegExp(src.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
     const found = await call(client, 'search_files', { path: src, pattern: '*' });
     assert.equal(found.isError, false);
