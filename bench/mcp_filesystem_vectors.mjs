@@ -90,6 +90,8 @@ export const patterns = [
   '**/ünïcødé/**', '**/日本.py', '**/@(main|helper).*', '**/+(a).py', '**/!(a).py', '**/*(x).py', '**/?(a).py',
   '!**/*.py', '#comment', '', 'a.py', 'link_*', '**/link_*', 'src/../a.py', '**/.git/**', 'br[ack]et.py',
   'br\\[ack\\]et.py', '**/a(b)c.md', '**/{01..3}*', '**/[[:alpha:]]*.py', 'src//*.py', '**/**/*.py', '*/*/*',
+  // Walk escapes: no pattern leads the walk out of the root.
+  '../*', '**/../..', '{a.py,../outside/*}', '/etc/*', '../outside/**', 'link_out/**',
 ];
 
 export const excludeSets = [
