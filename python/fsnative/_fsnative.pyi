@@ -51,6 +51,7 @@ __all__ = [
     "Sandbox",
     "ThesaurusStatus",
     "__version__",
+    "is_path_within",
 ]
 
 __version__: str
