@@ -254,6 +254,16 @@ export interface GlobOptions {
   path?: OneOrMany;
   /** Same as `path`. */
   paths?: OneOrMany;
+  /**
+   * How the patterns are read: `'glob'` (globset's) or `'minimatch'` (with `dot: true`, as the
+   * MCP filesystem server's `search_files`; a leading `!` negates). Default `'glob'`.
+   */
+  syntax?: 'glob' | 'minimatch';
+  /**
+   * Patterns (in `syntax`) on each entry's path relative to its base: a match is left out, and
+   * a matching directory is not entered. Default none.
+   */
+  exclude?: OneOrMany;
   /** Match names case-insensitively. Default `false`. */
   caseInsensitive?: boolean;
   /**
@@ -261,8 +271,10 @@ export interface GlobOptions {
    * relative to its base; directories pass them. Default `null`: none.
    */
   constraints?: string | null;
-  /** Visit hidden files and directories (names starting with `.`); `.git` never. Default `false`. */
+  /** Visit hidden files and directories (names starting with `.`); `.git` only with `gitDir`. Default `false`. */
   hidden?: boolean;
+  /** Visit `.git` directories too (with `hidden`). Default `false`. */
+  gitDir?: boolean;
   /** Follow symlinks whose target resolves inside the sandbox. Default `false`. */
   followLinks?: boolean;
   /** Do not read `.gitignore`, `.ignore`, `.rgignore` or `.git/info/exclude`. Default `false`. */

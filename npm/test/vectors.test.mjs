@@ -16,6 +16,7 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { FsnativeError, Sandbox } from 'fsnative';
 import native from '../lib/native.js';
+import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validation.mjs';
 
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 const RUNNING_AS_ROOT = process.geteuid() === 0;
@@ -83,6 +84,8 @@ async function operation(vector, sandbox, args) {
   switch (vector.op) {
     case 'sandbox':
       return { roots: sandbox.roots };
+    case 'path_within':
+      return { within: isPathWithinAllowedDirectories(args.path, args.dirs) };
     case 'validate': {
       const target = typeof args.path === 'string' ? args.path : '';
       const intent = args.intent === 'write' ? 'write' : 'read';

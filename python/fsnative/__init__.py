@@ -65,6 +65,7 @@ from fsnative._fsnative import (
     Match,
     ThesaurusStatus,
     __version__,
+    is_path_within,
 )
 from fsnative._index import IndexOptions
 from fsnative._sandbox import Sandbox
@@ -102,4 +103,5 @@ __all__ = [
     "SymlinkLoopError",
     "ThesaurusStatus",
     "__version__",
+    "is_path_within",
 ]

@@ -51,6 +51,7 @@ __all__ = [
     "Sandbox",
     "ThesaurusStatus",
     "__version__",
+    "is_path_within",
 ]
 
 __version__: str
@@ -283,9 +284,12 @@ class Sandbox:
         pattern: _OneOrMany = ...,
         paths: _SearchPath | Sequence[_SearchPath] = (),
         path: _SearchPath | Sequence[_SearchPath] = ...,
+        syntax: Literal["glob", "minimatch"] = "glob",
+        exclude: _OneOrMany = (),
         case_insensitive: bool = False,
         constraints: str | None = None,
         hidden: bool = False,
+        git_dir: bool = False,
         follow_links: bool = False,
         no_ignore: bool = False,
         max_depth: int | None = None,
@@ -302,10 +306,15 @@ class Sandbox:
                 leading ``!`` excludes. Alias: ``pattern``.
             paths: Base directories, validated; relative ones resolve against the first
                 root. Empty: every root. Alias: ``path``.
+            syntax: ``"glob"`` (globset's) or ``"minimatch"`` (with ``dot: true``, as the MCP
+                filesystem server's ``search_files``: a leading ``!`` negates).
+            exclude: Patterns (in ``syntax``) on each entry's path relative to its base: a
+                match is left out, and a matching directory is not entered.
             case_insensitive: Match names case-insensitively.
             constraints: FFF-style file constraints (``"*.rs !test/ src/ type:rust"``), tested
                 on each file's path relative to its base; directories pass them.
-            hidden: Visit hidden files and directories (``.git`` never).
+            hidden: Visit hidden files and directories (``.git`` only with ``git_dir``).
+            git_dir: Visit ``.git`` directories too (with ``hidden``).
             follow_links: Follow symlinks whose target resolves inside the sandbox.
             no_ignore: Do not read ignore files.
             max_depth: Descend at most this many levels below each base.
@@ -342,3 +351,11 @@ class Sandbox:
             timeout_ms: Return what was ranked after this many milliseconds.
             cancel: A token that stops the search from elsewhere.
         """
+
+def is_path_within(path: str, dirs: Sequence[str]) -> bool:
+    """Whether ``path`` is one of ``dirs`` or lies below one, by their text alone (no
+    filesystem access): the MCP filesystem server's ``isPathWithinAllowedDirectories`` on
+    POSIX. ``.`` and ``..`` are resolved and repeated or trailing ``/`` dropped; a relative
+    path is taken from the working directory; a separator must follow a directory's text
+    (``/a`` does not hold ``/a_evil``). An empty path or directory, or a NUL byte, never
+    matches."""

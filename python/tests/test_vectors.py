@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import pytest
 
+import fsnative
 from fsnative import FsnativeError, Sandbox
 
 VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
@@ -84,6 +85,8 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
     op = vector["op"]
     if op == "sandbox":
         return {"roots": sandbox.roots}
+    if op == "path_within":
+        return {"within": fsnative.is_path_within(args["path"], args["dirs"])}
     if op == "validate":
         intent: Literal["read", "write"] = "write" if args.get("intent") == "write" else "read"
         return {"path": sandbox.validate_path(args.get("path", ""), intent=intent)}

@@ -25,6 +25,13 @@ pub fn snake_to_camel(key: String) -> String {
 }
 
 /// The core's `camel_to_snake`.
+/// The MCP filesystem server's path check by text alone (the core's `is_path_within`).
+#[napi_derive::napi(js_name = "isPathWithin")]
+pub fn is_path_within(path: String, dirs: Vec<String>) -> bool {
+    let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+    fsnative::is_path_within(&path, &dirs)
+}
+
 #[napi_derive::napi(js_name = "camelToSnake")]
 pub fn camel_to_snake(key: String) -> String {
     fsnative::options::camel_to_snake(&key).into_owned()

@@ -32,6 +32,14 @@ mod _fsnative {
         Match, ThesaurusStatus,
     };
 
+    /// Whether `path` is one of `dirs` or lies below one, by their text alone (the MCP
+    /// filesystem server's `isPathWithinAllowedDirectories`).
+    #[pyfunction]
+    fn is_path_within(path: &str, dirs: Vec<String>) -> bool {
+        let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
+        fsnative::is_path_within(path, &dirs)
+    }
+
     #[pymodule_init]
     fn init(module: &Bound<'_, PyModule>) -> PyResult<()> {
         // The package version, single-sourced from Cargo.

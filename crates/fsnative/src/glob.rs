@@ -8,21 +8,21 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
-
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{Index, Kind as IndexedKind, View};
 use crate::rank::Frecency;
-use crate::request::{EntryKind, GlobRequest, SortOrder};
+use crate::request::{EntryKind, GlobRequest, GlobSyntax, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
-use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
+use crate::walk::{
+    self, Constraints, PathPatterns, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker,
+};
 
-/// Compiled include and exclude patterns.
+/// Compiled include patterns, and (glob syntax) the `!` patterns that exclude.
 struct Patterns {
-    include: GlobSet,
-    exclude: GlobSet,
+    include: PathPatterns,
+    exclude: Option<PathPatterns>,
 }
 
 impl Patterns {
@@ -30,38 +30,28 @@ impl Patterns {
         if request.patterns.0.is_empty() {
             return Err(Error::new(ErrorCode::InvalidArgument, "at least one glob pattern is required"));
         }
-        let mut include = GlobSetBuilder::new();
-        let mut exclude = GlobSetBuilder::new();
-        let mut any_include = false;
-        for pattern in &request.patterns.0 {
-            let (set, text) = match pattern.strip_prefix('!') {
-                Some(negated) => (&mut exclude, negated),
-                None => {
-                    any_include = true;
-                    (&mut include, pattern.as_str())
-                }
-            };
-            let glob = GlobBuilder::new(text)
-                .literal_separator(true)
-                .backslash_escape(true)
-                .case_insensitive(request.case_insensitive)
-                .build()
-                .map_err(|e| Error::new(ErrorCode::InvalidGlob, format!("invalid glob {pattern:?}: {e}")))?;
-            set.add(glob);
+        let all: Vec<&str> = request.patterns.0.iter().map(String::as_str).collect();
+        let case_insensitive = request.case_insensitive;
+        if request.syntax == GlobSyntax::Minimatch {
+            // minimatch reads a leading `!` itself (it negates).
+            let include = PathPatterns::compile(&all, GlobSyntax::Minimatch, case_insensitive)?;
+            return Ok(Patterns { include, exclude: None });
         }
-        if !any_include {
-            include.add(globset::Glob::new("**").expect("`**` is a valid glob"));
+        let (negated, mut include): (Vec<&str>, Vec<&str>) = all.iter().partition(|p| p.starts_with('!'));
+        if include.is_empty() {
+            include.push("**");
         }
-        let build = |set: GlobSetBuilder| {
-            set.build().map_err(|e| Error::new(ErrorCode::InvalidGlob, format!("invalid glob: {e}")))
-        };
-        Ok(Patterns { include: build(include)?, exclude: build(exclude)? })
+        let negated: Vec<&str> = negated.iter().map(|p| &p[1..]).collect();
+        Ok(Patterns {
+            include: PathPatterns::compile(&include, GlobSyntax::Glob, case_insensitive)?,
+            exclude: Some(PathPatterns::compile(&negated, GlobSyntax::Glob, case_insensitive)?)
+                .filter(|set| !set.is_empty()),
+        })
     }
 
     fn matches(&self, relative: &Path) -> bool {
-        let candidate = Candidate::new(relative);
-        self.include.is_match_candidate(&candidate)
-            && (self.exclude.is_empty() || !self.exclude.is_match_candidate(&candidate))
+        let relative = relative.as_os_str().as_bytes();
+        self.include.matches(relative) && !self.exclude.as_ref().is_some_and(|set| set.matches(relative))
     }
 }
 
@@ -105,17 +95,28 @@ pub(crate) fn run(
     }
     let constraints = Constraints::parse(request.constraints.as_deref())?;
     let constraints = constraints.map(Arc::new);
+    let exclude: Vec<&str> = request.exclude.0.iter().map(String::as_str).collect();
+    let exclude = match exclude.is_empty() {
+        true => None,
+        false => Some(Arc::new(PathPatterns::compile(&exclude, request.syntax, request.case_insensitive)?)),
+    };
     let options = WalkOptions {
         constraints: constraints.clone(),
         hidden: request.hidden,
         follow_links: request.follow_links,
         no_ignore: request.no_ignore,
         max_depth: request.max_depth,
+        git_dir: request.git_dir,
+        exclude,
         ..WalkOptions::default()
     };
     // The index answers a glob with the walk's default options (hidden entries and links
-    // left out, ignore files honoured); any other walks.
-    let answers = !request.hidden && !request.follow_links && !request.no_ignore;
+    // left out, ignore files honoured, nothing pruned); any other walks.
+    let answers = !request.hidden
+        && !request.follow_links
+        && !request.no_ignore
+        && options.exclude.is_none()
+        && !request.git_dir;
     let view = index.filter(|_| answers).and_then(Index::view);
     let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
     let dirs = RootDirs::open(roots)?;

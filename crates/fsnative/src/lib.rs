@@ -95,14 +95,14 @@ pub use rank::{
     RELOAD_DEBOUNCE,
 };
 pub use request::{
-    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GlobSyntax, GrepRequest, OneOrMany, OutputMode, SortOrder,
     DEFAULT_FIND_LIMIT, DEFAULT_GLOB_LIMIT, DEFAULT_GREP_LIMIT,
 };
 pub use result::{
     ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
     GrepStats, Match, Truncation,
 };
-pub use roots::{Intent, MAX_SYMLINK_HOPS};
+pub use roots::{is_path_within, Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
 
 /// The README's Rust example, run as a doc test (in this crate's directory) so it cannot rot.

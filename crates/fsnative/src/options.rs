@@ -44,7 +44,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::render::fff::{FffFindOptions, FffGrepOptions};
 use crate::render::{FindFormat, Format, JsonOptions, StandardOptions};
 use crate::request::{
-    CaseMode, EntryKind, FindRequest, GlobRequest, GrepRequest, OneOrMany, OutputMode, SortOrder,
+    CaseMode, EntryKind, FindRequest, GlobRequest, GlobSyntax, GrepRequest, OneOrMany, OutputMode, SortOrder,
 };
 use crate::roots::Intent;
 
@@ -438,6 +438,7 @@ choices! {
     OutputMode: ["content", "files", "count"];
     SortOrder: ["path", "mtime", "frecency", "none"];
     EntryKind: ["files", "dirs", "all"];
+    GlobSyntax: ["glob", "minimatch"];
     crate::render::PathStyle: ["absolute", "relative"];
     Intent: ["read", "write"];
     crate::rank::FrecencyProfile: ["normal", "ai"];
@@ -496,9 +497,12 @@ option_fields!(
     [
         patterns | pattern,
         paths | path,
+        syntax,
+        exclude,
         case_insensitive,
         constraints,
         hidden,
+        git_dir,
         follow_links,
         no_ignore,
         max_depth,

@@ -95,6 +95,19 @@ pub enum EntryKind {
     All,
 }
 
+/// How a glob's patterns are read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GlobSyntax {
+    /// globset's syntax, with a leading `!` excluding (the default).
+    #[default]
+    Glob,
+    /// minimatch's, with `dot: true`, as the official MCP filesystem server's `search_files`
+    /// reads its pattern and excludes: a leading `!` negates the pattern, braces, classes
+    /// and extglobs as minimatch expands them.
+    Minimatch,
+}
+
 /// The default cap on match records (content mode) or files (files and count modes).
 pub const DEFAULT_GREP_LIMIT: u64 = 1000;
 /// The default cap on glob entries.
@@ -256,13 +269,22 @@ pub struct GlobRequest {
     /// Empty: every root. Alias: `path`.
     #[serde(alias = "path")]
     pub paths: OneOrMany,
+    /// How `patterns` and `exclude` are read.
+    pub syntax: GlobSyntax,
+    /// Patterns (in `syntax`) matched as `patterns` are, on each entry's path relative to its
+    /// base: an entry that matches one is left out, and a directory that matches is not
+    /// entered.
+    pub exclude: OneOrMany,
     /// Match names case-insensitively.
     pub case_insensitive: bool,
     /// FFF-style file constraints (`*.rs !test/ src/ type:rust …`), tested on each file's
     /// path relative to its base, as the patterns are; directories pass them.
     pub constraints: Option<String>,
-    /// Visit hidden files and directories (names starting with `.`). `.git` is never visited.
+    /// Visit hidden files and directories (names starting with `.`). `.git` is visited only
+    /// with `git_dir`.
     pub hidden: bool,
+    /// Visit `.git` directories too (when hidden entries are visited).
+    pub git_dir: bool,
     /// Follow symlinks; only those whose target resolves inside the sandbox are followed.
     pub follow_links: bool,
     /// Do not read `.gitignore`, `.ignore`, `.rgignore` or `.git/info/exclude`.
@@ -285,9 +307,12 @@ impl Default for GlobRequest {
         GlobRequest {
             patterns: OneOrMany::default(),
             paths: OneOrMany::default(),
+            syntax: GlobSyntax::default(),
+            exclude: OneOrMany::default(),
             case_insensitive: false,
             constraints: None,
             hidden: false,
+            git_dir: false,
             follow_links: false,
             no_ignore: false,
             max_depth: None,

@@ -153,6 +153,11 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
         "path_boost" => {
             sandbox.path_boost(path_arg(&args)?).map(|boost| json!({ "boost": boost })).map_err(code)
         }
+        "path_within" => {
+            let dirs = args["dirs"].as_array().ok_or("BAD_VECTOR: `dirs` is a list")?;
+            let dirs: Vec<&str> = dirs.iter().map(|d| d.as_str().unwrap_or("")).collect();
+            Ok(json!({ "within": fsnative::is_path_within(args["path"].as_str().unwrap_or(""), &dirs) }))
+        }
         "validate" => {
             let mut options = options_of(args)?;
             let path = options.remove("path");

@@ -292,7 +292,7 @@ describe('hostile arguments', () => {
     'typesNot', 'hidden', 'followLinks', 'noIgnore', 'maxDepth', 'maxFilesize', 'searchBinary', 'mode', 'context', 'beforeContext',
     'afterContext', 'maxCountPerFile', 'sectionEndPatterns', 'limit', 'maxColumns', 'sort', 'cursor', 'timeoutMs', 'threads',
   ];
-  const GLOB_OPTIONS = ['pattern', 'patterns', 'path', 'paths', 'caseInsensitive', 'hidden', 'followLinks', 'noIgnore', 'maxDepth', 'kind', 'sort', 'limit', 'timeoutMs'];
+  const GLOB_OPTIONS = ['pattern', 'patterns', 'path', 'paths', 'syntax', 'exclude', 'caseInsensitive', 'hidden', 'gitDir', 'followLinks', 'noIgnore', 'maxDepth', 'kind', 'sort', 'limit', 'timeoutMs'];
 
   /**
    * A result, a TypeError with Node's argument codes, an InvalidOptionError (a TypeError and an

@@ -76,6 +76,7 @@ pub(crate) fn run(
             overrides: walk::overrides(&roots.paths()[target.root], &request.globs.0)?,
             types: types.clone(),
             constraints: constraints.clone(),
+            ..WalkOptions::default()
         });
     }
     let target_paths: Vec<PathBuf> = targets.iter().map(|t| t.path.clone()).collect();

@@ -2,15 +2,18 @@
 //! inside them. Paths are validated and resolved symlink by symlink ([`Roots`]); files and
 //! directories are opened beneath a root's handle ([`RootDirs`]); and each symlink a walk
 //! lists is looked through once and followed, refused or skipped ([`look_through`],
-//! [`decide`]). It imports nothing above it.
+//! [`decide`]); and the MCP filesystem server's textual check ([`is_path_within`]). It imports
+//! nothing above it.
 
 mod beneath;
 mod links;
 mod resolve;
 mod validate;
+mod within;
 
 pub(crate) use beneath::{open_regular_at, RootDirs};
 pub(crate) use links::{decide, look_through, Decision, EntryType, Followed, LinkTarget};
 pub use resolve::MAX_SYMLINK_HOPS;
 pub use validate::Intent;
 pub(crate) use validate::{Location, Roots};
+pub use within::is_path_within;

@@ -13,16 +13,20 @@
 //! Its modules stack without a loop: `constraints` (FFF-style file constraints, a matcher
 //! like the `ignore` crate's), `entry` (what a walk yields) and `scope` (targets and options)
 //! at the bottom; `queue` (directories listed by several threads) and `ignore_files`
-//! on them; `walker` on top.
+//! on them; `minimatch` (the MCP filesystem server's pattern semantics) and `patterns` (a
+//! pattern list in either syntax) beside them; `walker` on top.
 
 mod constraints;
 mod entry;
 mod ignore_files;
+mod minimatch;
+mod patterns;
 mod queue;
 mod scope;
 mod walker;
 
 pub(crate) use constraints::{types, Constraints};
 pub(crate) use entry::{modified_ns, SkipCounters, Walked, WalkedKind};
+pub(crate) use patterns::PathPatterns;
 pub(crate) use scope::{overrides, targets, Target, WalkOptions};
 pub(crate) use walker::{DirNode, Walker};

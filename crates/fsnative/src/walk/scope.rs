@@ -8,6 +8,7 @@ use ignore::overrides::Override;
 use ignore::types::Types;
 
 use super::constraints::Constraints;
+use super::patterns::PathPatterns;
 
 use crate::roots::{Intent, Roots};
 
@@ -42,6 +43,10 @@ pub(crate) struct WalkOptions {
     pub types: Option<Types>,
     /// FFF-style constraints on the files walked (paths relative to the walk's start).
     pub constraints: Option<Arc<Constraints>>,
+    /// Entries whose path relative to the walk's start matches are left out, and not entered.
+    pub exclude: Option<Arc<PathPatterns>>,
+    /// Visit `.git` directories.
+    pub git_dir: bool,
 }
 
 /// Validates each requested path (read intent) into a [`Target`]; none means every root,

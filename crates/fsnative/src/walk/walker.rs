@@ -239,7 +239,10 @@ impl<'a> Walker<'a> {
                 return None;
             }
         }
-        if self.filtered_out(path, name, is_dir, ignores) || self.constrained_out(path, is_dir, dir.base) {
+        if self.filtered_out(path, name, is_dir, ignores)
+            || self.constrained_out(path, is_dir, dir.base)
+            || self.excluded(path, dir.base)
+        {
             return None;
         }
         if let (Some(max), false) = (self.options.max_filesize, is_dir) {
@@ -255,7 +258,7 @@ impl<'a> Walker<'a> {
                 return None;
             }
         }
-        if name == ".git" {
+        if name == ".git" && !self.options.git_dir {
             return None;
         }
         let kind = match decide(listed, followed.as_ref()) {
@@ -283,6 +286,12 @@ impl<'a> Walker<'a> {
     fn constrained_out(&self, path: &Path, is_dir: bool, base: usize) -> bool {
         let relative = path.as_os_str().as_bytes().get(base..).unwrap_or_default();
         !is_dir && self.options.constraints.as_ref().is_some_and(|constraints| !constraints.matches(relative))
+    }
+
+    /// The walk's exclude patterns match the entry at `path` (relative from `base` on).
+    fn excluded(&self, path: &Path, base: usize) -> bool {
+        let relative = || path.as_os_str().as_bytes().get(base..).unwrap_or_default();
+        self.options.exclude.as_ref().is_some_and(|exclude| exclude.matches(relative()))
     }
 
     /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's
