@@ -51,13 +51,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import io
 import os
 import sys
 import tempfile
 from pathlib import Path
 from typing import List, Optional
 
-from fsnative import FsnativeError, OutsideSandboxError, Sandbox
+from fsnative import FsnativeError, OutsideSandboxError, Sandbox, __version__
 
 __all__ = [
     "DEFAULT_SECTION_PATTERNS",
@@ -213,7 +214,9 @@ def main(argv: Optional[List[str]] = None) -> None:
     """The ``fsnative-fs-mcp`` command: fs-mcp's stdio server with this module's tools.
 
     ``argv`` (default ``sys.argv[1:]``) is what ``fs-mcp`` takes: directories, and options for
-    a web UI and an HTTP server that are not started (a notice on stderr says so).
+    a web UI and an HTTP server that are not started (a notice on stderr says so), and
+    ``--verbose``. Stderr stays quiet otherwise: no banner, no request log, no warning that is
+    not true of this server.
     ``grep_content`` and ``search_files`` are replaced, keeping fs-mcp's descriptions, and
     every other tool validates its paths with :func:`validate_path`. Needs the ``fs-mcp``
     package; ``rg`` is not used.
@@ -221,9 +224,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     arguments, unrecognized = _command_line().parse_known_args(argv)
     for notice in _notices(arguments, unrecognized):
         print(f"fsnative-fs-mcp: {notice}", file=sys.stderr)
-    # fs-mcp's initialize prints notices (such as "ripgrep is not installed") on stdout,
-    # which is the protocol channel of a stdio server.
-    with contextlib.redirect_stdout(sys.stderr):
+    # fs-mcp prints its start-up notices on stdout, the protocol channel of a stdio server: they
+    # are caught, and the true ones passed on to stderr. What its libraries print on stderr as
+    # they load (deprecation warnings, which speak to fs-mcp's authors) shows with --verbose.
+    notices, library_output = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(notices), contextlib.redirect_stderr(library_output):
         try:
             from fs_mcp import server  # type: ignore[import-untyped]
         except ModuleNotFoundError as missing:
@@ -231,6 +236,12 @@ def main(argv: Optional[List[str]] = None) -> None:
                 f'fsnative-fs-mcp needs fs-mcp 1.15.0: pip install "fsnative[fs-mcp]" ({missing})'
             ) from None
         server.initialize(arguments.dirs)
+    if arguments.verbose:
+        sys.stderr.write(library_output.getvalue())
+    for line in notices.getvalue().splitlines():
+        # "ripgrep is not installed ... grep_content will be disabled" is not true here.
+        if line.strip() and "ripgrep is not installed" not in line:
+            print(line, file=sys.stderr)
     initialize(arguments.dirs)
     server.validate_path = validate_path
     for replacement in (grep_content, search_files):
@@ -238,7 +249,13 @@ def main(argv: Optional[List[str]] = None) -> None:
         description = asyncio.run(server.mcp.get_tool(name)).description
         server.mcp.remove_tool(name)
         server.mcp.tool(replacement, name=name, description=description)
-    server.mcp.run()
+    # The client sees this server's name and fsnative's version, not fs-mcp's or the SDK's.
+    server.mcp._mcp_server.name = "fsnative-fs-mcp"
+    server.mcp._mcp_server.version = __version__
+    if arguments.verbose:
+        server.mcp.run()
+    else:
+        server.mcp.run(show_banner=False, log_level="WARNING")
 
 
 def _command_line() -> argparse.ArgumentParser:
@@ -248,6 +265,9 @@ def _command_line() -> argparse.ArgumentParser:
         description="fs-mcp's MCP server over stdio, searching with fsnative (no rg needed).",
     )
     parser.add_argument("dirs", nargs="*", help="allowed directories (default: the current directory)")
+    parser.add_argument(
+        "--verbose", action="store_true", help="the MCP SDK's banner, request log and its libraries' warnings on stderr"
+    )
     fs_mcp_options = parser.add_argument_group(
         "fs-mcp's options", "accepted, but neither the web UI nor the HTTP server is ever started"
     )

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any, Union
 
+import fsnative
 import parity
 import pytest
 from mcp import ClientSession, StdioServerParameters
@@ -41,7 +42,7 @@ def text_of(result: CallToolResult) -> str:
 def server_env() -> dict[str, str]:
     path = parity.path_without_rg()
     assert shutil.which("rg", path=path) is None
-    return {"PATH": path, "FASTMCP_SHOW_CLI_BANNER": "false"}
+    return {"PATH": path}
 
 
 async def talk_to_server(command: list[str], root: Path, errors: Path) -> dict[str, Any]:
@@ -58,9 +59,10 @@ async def talk_to_server(command: list[str], root: Path, errors: Path) -> dict[s
         async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(
             read, write, message_handler=keep_unparsed_output
         ) as session:
-            await session.initialize()
+            started = await session.initialize()
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             return {
+                "server_info": started.serverInfo,
                 "tools": tools,
                 "grep": text_of(await session.call_tool("grep_content", {"pattern": "return 'foo'"})),
                 "grep_sub": text_of(
@@ -115,7 +117,11 @@ def test_the_command_serves_fs_mcps_tools_searching_with_fsnative_and_no_rg(tmp_
     assert "class Second:" in answers["read"]
     assert "Error: Access denied" in answers["read_sibling"]  # fs-mcp's own tools use our check
     assert answers["unparsed_output"] == []
-    assert "fsnative-fs-mcp:" not in stderr
+    assert (answers["server_info"].name, answers["server_info"].version) == ("fsnative-fs-mcp", fsnative.__version__)
+    # Quiet: no banner, no request log, no library warnings, and not fs-mcp's false "ripgrep is
+    # not installed" (its notices of other missing programs, true of its own tools, may stay).
+    for noise in ("fsnative-fs-mcp:", "ripgrep", "FastMCP", "Starting MCP server", "DeprecationWarning"):
+        assert noise not in stderr, stderr
 
 
 @pytest.mark.parametrize(
@@ -124,12 +130,19 @@ def test_the_command_serves_fs_mcps_tools_searching_with_fsnative_and_no_rg(tmp_
 def test_without_no_ui_and_no_http_it_serves_stdio_and_says_so_on_stderr(
     command: list[str], tmp_path: Path
 ) -> None:
-    root, answers, stderr = serve([*command, "--port", "9000", "--verbose"], tmp_path)
+    root, answers, stderr = serve([*command, "--port", "9000", "--watch"], tmp_path)
     assert answers["grep"].startswith(f"File: {root / 'pkg' / 'mod.py'}, Line: 7 (section end hint: L9)")
     assert answers["unparsed_output"] == []
     assert "fsnative-fs-mcp: not starting fs-mcp's web UI on 0.0.0.0:9000;" in stderr
     assert "fsnative-fs-mcp: not starting fs-mcp's HTTP server on 0.0.0.0:8124;" in stderr
-    assert "fsnative-fs-mcp: ignoring unrecognized arguments, as fs-mcp does: --verbose" in stderr
+    assert "fsnative-fs-mcp: ignoring unrecognized arguments, as fs-mcp does: --watch" in stderr
+
+
+def test_verbose_turns_the_sdks_log_on(tmp_path: Path) -> None:
+    _, answers, stderr = serve([COMMAND, "--no-ui", "--no-http", "--verbose"], tmp_path)
+    assert answers["unparsed_output"] == []
+    assert "Starting MCP server" in stderr
+    assert "ripgrep" not in stderr
 
 
 def test_without_fs_mcp_it_names_the_fix(tmp_path: Path) -> None:
