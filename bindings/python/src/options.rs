@@ -42,7 +42,6 @@ pub fn collect(
     Ok(options)
 }
 
-/// Builds a core type from options with Python's (snake_case) names.
 /// A positional argument as PyO3 passes it (`Option<Arg>` when it may be left out).
 pub type Arg<'a, 'py> = &'a Bound<'py, PyAny>;
 
@@ -61,6 +60,7 @@ pub fn render_format<T>(
     build(py, &collect(operation, &[("format", format)], options)?, from)
 }
 
+/// Builds a core type from options with Python's (snake_case) names.
 pub fn build<T>(
     py: Python<'_>,
     options: &Options,
