@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-packages lint test-rust test-node test-python dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test rust-checks release-checks peers lint test-rust index-rounds test-node test-python dist bench bench-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -26,16 +26,30 @@ demo-python: $(if $(NO_DIST),,dist)
 ## release artifacts built once (make dist), the Node and the Python tests against them side by
 ## side (and installs of them in fresh projects and venvs), and a tiny run of the benchmark
 ## harness so it never rots.
-test: lint test-rust dist
-	$(MAKE) test-packages
+## Three chains run at once first: the lints and the debug tests; the optimised build (the index
+## rounds, make dist and the bench's fsgrep); the installs of what the tests compare against.
+## rustc spends long stretches on one thread, so on 2 cores each chain fills the others' gaps.
+## Each chain's output is printed whole when it ends.
+test:
+	$(MAKE) -j3 --output-sync=target rust-checks release-checks peers
+	$(MAKE) -j2 --output-sync=target test-node test-python NO_DIST=1
 	./bench/run.sh --smoke
 
-## The Node and Python suites, two jobs at once, each one's output printed whole when it ends.
-## rg, the oracle of both suites' parity tests, is built once first (PyPI's ripgrep is a source
-## build; pip's cache then serves both venvs).
-test-packages:
+rust-checks: lint
+	$(MAKE) test-rust
+
+release-checks: dist
+	$(MAKE) index-rounds
+	cargo build $(CORE_RELEASE) --example fsgrep
+
+## What the tests compare against, installed once: rg 15.1.0, the oracle of the Node and Python
+## parity tests (PyPI's ripgrep is a source build; pip's cache then serves both venvs), the
+## Python tests' requirements and the benchmark's peers (fff-search is a source build too: its
+## wheels need glibc 2.38).
+peers:
 	./npm/test/fsmcp/install-oracle.sh >/dev/null
-	$(MAKE) -j2 --output-sync=target test-node test-python NO_DIST=1
+	./python/dev.sh requirements
+	./bench/run.sh --peers
 
 lint:
 	cargo fmt --all -- --check
@@ -44,7 +58,9 @@ lint:
 
 test-rust:
 	cargo test --workspace --locked
-	# The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change.
+
+## The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change.
+index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 cargo test $(CORE_RELEASE) --test index
 
 test-node: $(if $(NO_DIST),,dist)

@@ -22,15 +22,17 @@ stage_rust_sources() {
     shift
     rm -rf "$dir"
     mkdir -p "$dir/crates" "$dir/bindings"
-    local members='"crates/fsnative"'
+    local members='"crates/fsnative", "crates/fsnative-alignment"'
     for binding in "$@"; do
         members+=", \"bindings/$binding\""
         cp -R "bindings/$binding" "$dir/bindings/$binding"
     done
     sed "s|^members = .*|members = [$members]|" Cargo.toml >"$dir/Cargo.toml"
     cp Cargo.lock "$dir/Cargo.lock"
-    # The core without its fuzz targets (a package of their own, never built from here).
+    # The core without its fuzz targets (a package of their own, never built from here), and
+    # the crate that compiles the alignment of its typo count.
     cp -R crates/fsnative "$dir/crates/fsnative"
+    cp -R crates/fsnative-alignment "$dir/crates/fsnative-alignment"
     rm -rf "$dir/crates/fsnative/fuzz"
     # Updating only the workspace's own crates, offline, drops the packages no member needs and
     # keeps every other version as pinned; the second call fails unless the lock now fits.

@@ -4,6 +4,7 @@
 #                            (and index.md + index.svg: the warm index against fff, index_bench.py;
 #                            find.md + find.svg: fuzzy find against fff, find_bench.py)
 #   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
+#   ./bench/run.sh --peers   only install the peers (make test does it while the Rust builds run)
 # Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative's wheel from
 # dist/, which `make dist` makes) and npm (bench/node/package-lock.json); fsnative for Node is
 # ../npm as ./npm/dev.sh builds it.
@@ -14,28 +15,36 @@ repo="$(dirname "$bench")"
 venv="$bench/.venv"
 pip_quiet=(--quiet --disable-pip-version-check)
 
+# Installs are skipped when nothing changed, so a smoke run after the first needs no network.
+install_peers() {
+    local stamp="$venv/.installed"
+    if [[ ! -f "$stamp" || "$bench/requirements.txt" -nt "$stamp" ]]; then
+        [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
+        "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$bench/requirements.txt"
+        touch "$stamp"
+    fi
+    (cd "$bench/node" && { [[ -d node_modules ]] || npm ci --no-audit --no-fund; })
+}
+
 case "${1:-}" in
 --smoke) export BENCH_SMOKE=1 ;;
+--peers)
+    install_peers
+    exit
+    ;;
 "") export BENCH_SMOKE=0 ;;
 *)
-    echo "usage: $0 [--smoke]" >&2
+    echo "usage: $0 [--smoke | --peers]" >&2
     exit 2
     ;;
 esac
 
-# Installs are skipped when nothing changed, so a smoke run after the first needs no network.
-stamp="$venv/.installed"
-if [[ ! -f "$stamp" || "$bench/requirements.txt" -nt "$stamp" ]]; then
-    [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$bench/requirements.txt"
-    touch "$stamp"
-fi
+install_peers
 wheels=("$repo"/dist/fsnative-*.whl)
 [[ -f "${wheels[0]}" ]] || { echo "no wheel in $repo/dist: run make dist first" >&2; exit 1; }
 "$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "${wheels[0]}"
 echo "building fsnative for Node and the fsgrep example (release)" >&2
 node "$repo/npm/scripts/install.js"
-(cd "$bench/node" && { [[ -d node_modules ]] || npm ci --no-audit --no-fund; })
 cargo build --quiet --release --locked -p fsnative --features mimalloc --example fsgrep --manifest-path "$repo/Cargo.toml"
 
 # rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH.

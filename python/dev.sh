@@ -3,6 +3,8 @@
 #   ./python/dev.sh test [PYTEST ARGS]   install the wheel from dist/ and the test requirements
 #                                        into .venv, then run the tests
 #   ./python/dev.sh demo DIR             install the wheel into .venv, then validate, grep, glob and fuzzy-find DIR
+#   ./python/dev.sh requirements         only install the test requirements (make test does it while
+#                                        the Rust builds run: rg among them is a source build)
 # The tests run against the installed release wheel, the one `make dist` made, never against
 # the source folder. The venv at the repository's .venv is kept between runs. PYTHON chooses
 # the interpreter (python3).
@@ -13,11 +15,21 @@ repo="$(dirname "$here")"
 venv="$repo/.venv"
 pip_quiet=(--quiet --disable-pip-version-check)
 
-install_wheel() {
+create_venv() {
     if [[ ! -x "$venv/bin/python" ]]; then
         echo "creating $venv"
         "${PYTHON:-python3}" -m venv "$venv"
     fi
+}
+
+install_requirements() {
+    create_venv
+    echo "installing the test requirements (python/tests/requirements.txt) into .venv"
+    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$here/tests/requirements.txt"
+}
+
+install_wheel() {
+    create_venv
     local wheels=("$repo"/dist/fsnative-*.whl)
     if [[ ! -f "${wheels[0]}" ]]; then
         echo "no wheel in $repo/dist: run make dist first" >&2
@@ -28,11 +40,17 @@ install_wheel() {
 }
 
 case "${1:-}" in
+requirements)
+    if [[ $# -ne 1 ]]; then
+        echo "usage: $0 requirements" >&2
+        exit 2
+    fi
+    install_requirements
+    ;;
 test)
     shift
     install_wheel
-    echo "installing the test requirements (python/tests/requirements.txt) into .venv"
-    "$venv/bin/python" -m pip install "${pip_quiet[@]}" -r "$here/tests/requirements.txt"
+    install_requirements
     # Run from the tests' folder with the venv's pytest script, so `import fsnative` finds
     # the installed package and never the source folder next to it.
     cd "$here/tests"
@@ -47,7 +65,7 @@ demo)
     exec "$venv/bin/python" "$here/examples/demo.py" "$2"
     ;;
 *)
-    echo "usage: $0 test [PYTEST ARGS] | demo DIR" >&2
+    echo "usage: $0 test [PYTEST ARGS] | demo DIR | requirements" >&2
     exit 2
     ;;
 esac

@@ -43,12 +43,6 @@ struct Candidate<'v> {
     symlink: bool,
 }
 
-impl AsRef<str> for Candidate<'_> {
-    fn as_ref(&self) -> &str {
-        &self.text
-    }
-}
-
 /// The files a query is matched against, in walk order.
 #[derive(Default)]
 struct Candidates<'v> {
@@ -245,7 +239,8 @@ fn rank(
     };
     let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let fetched = if signals.is_empty() { limit } else { limit.saturating_mul(signals::OVER_FETCH) };
-    let ranked = query.rank(&candidates.list, keep, fetched, default_threads());
+    let texts: Vec<&str> = candidates.list.iter().map(|c| c.text.as_ref()).collect();
+    let ranked = query.rank(&texts, keep, fetched, default_threads());
     let mut entries = ranked
         .best
         .into_iter()

@@ -27,7 +27,8 @@
 
 use std::cmp::Reverse;
 
-use neo_frizbee::{Config, Matcher, SortStrategy};
+use fsnative_alignment::matched_chars;
+use neo_frizbee::{Config, Match, Matcher, SortStrategy};
 
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{missing, query_char_set};
@@ -143,9 +144,9 @@ impl Query {
 
     /// Matches every text, drops the matches `keep` refuses, and returns how many are left
     /// and the best `limit` of them.
-    pub fn rank<T: AsRef<str> + Sync>(
+    pub fn rank(
         &self,
-        texts: &[T],
+        texts: &[&str],
         keep: impl Fn(usize) -> bool,
         limit: usize,
         threads: usize,
@@ -158,7 +159,7 @@ impl Query {
             scored = best_of(scored, texts, part, limit);
         } else {
             for s in &mut scored {
-                bonuses(s, texts[s.at as usize].as_ref(), part);
+                bonuses(s, texts[s.at as usize], part);
             }
             name_matches(&mut scored, texts, part, |s| s.in_dirs);
         }
@@ -177,25 +178,26 @@ impl Query {
     }
 
     /// The texts every part matches, with their summed scores.
-    fn matches<T: AsRef<str> + Sync>(&self, texts: &[T], threads: usize) -> Vec<Scored> {
+    ///
+    /// Every call to the matcher passes `&str` texts: each other type of text would compile
+    /// frizbee's SIMD kernels again (a minute or more of optimised compile for each).
+    fn matches(&self, texts: &[&str], threads: usize) -> Vec<Scored> {
         let (first, rest) = self.parts.split_first().expect("a query has a part");
-        let mut scored: Vec<Scored> = Matcher::new(first.needle.as_str(), &first.config)
-            .match_list_parallel(texts, threads)
+        let mut scored: Vec<Scored> = match_list(&first.needle, &first.config, texts, threads)
             .into_iter()
             .map(|m| Scored {
                 at: m.index,
                 fuzzy: i32::from(m.score),
                 end: u32::from(m.end_col),
-                len: u32::try_from(texts[m.index as usize].as_ref().len()).unwrap_or(u32::MAX),
+                len: u32::try_from(texts[m.index as usize].len()).unwrap_or(u32::MAX),
                 filename_bonus: 0,
                 exact_bonus: 0,
                 in_dirs: false,
             })
             .collect();
         for part in rest {
-            let subset: Vec<&str> = scored.iter().map(|s| texts[s.at as usize].as_ref()).collect();
-            let found =
-                Matcher::new(part.needle.as_str(), &part.config).match_list_parallel(&subset, threads);
+            let subset: Vec<&str> = scored.iter().map(|s| texts[s.at as usize]).collect();
+            let found = match_list(&part.needle, &part.config, &subset, threads);
             let mut next: Vec<Scored> = found
                 .into_iter()
                 .map(|m| {
@@ -215,14 +217,17 @@ impl Query {
         self.parts
             .iter()
             .map(|part| {
-                let matched = Matcher::new(part.needle.as_str(), &part.config)
-                    .match_list_indices(&[text])
-                    .first()
-                    .map_or(0, |m| m.indices.len());
+                let matched = matched_chars(&part.needle, &part.config, text);
                 u32::try_from(part.needle.chars().count().saturating_sub(matched)).unwrap_or(u32::MAX)
             })
             .sum()
     }
+}
+
+/// Matches `needle` against every text on up to `threads` threads (1: on this one); each
+/// match names its text by position.
+fn match_list(needle: &str, config: &Config, texts: &[&str], threads: usize) -> Vec<Match> {
+    Matcher::new(needle, config).match_list_parallel(texts, threads)
 }
 
 /// What each bonus adds at most to a match of fuzzy score `fuzzy`: every rule about the
@@ -246,7 +251,7 @@ impl BonusCaps {
 /// The best `limit` of `scored` (more than `limit` matches), their bonuses added; the
 /// others are left out as soon as their ceiling shows they cannot be among them, so most
 /// matches of a short query are never looked at again.
-fn best_of<T: AsRef<str>>(mut scored: Vec<Scored>, texts: &[T], part: &Part, limit: usize) -> Vec<Scored> {
+fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -> Vec<Scored> {
     if limit == 0 {
         return Vec::new();
     }
@@ -262,13 +267,13 @@ fn best_of<T: AsRef<str>>(mut scored: Vec<Scored>, texts: &[T], part: &Part, lim
     }
     let mut rest = scored.split_off(limit.min(scored.len()));
     for s in &mut scored {
-        bonuses(s, texts[s.at as usize].as_ref(), part);
+        bonuses(s, texts[s.at as usize], part);
     }
     name_matches(&mut scored, texts, part, |s| s.in_dirs);
     let floor = scored.iter().map(Scored::score).min().unwrap_or(i64::MIN);
     rest.retain(|s| s.ceiling() >= floor);
     for s in &mut rest {
-        bonuses(s, texts[s.at as usize].as_ref(), part);
+        bonuses(s, texts[s.at as usize], part);
     }
     scored.append(&mut rest);
     if scored.len() > limit {
@@ -308,12 +313,7 @@ fn bonuses(s: &mut Scored, text: &str, part: &Part) {
 
 /// For the matches `wanted` picks, whose alignment ended in the directories: matches the
 /// name part against the file name alone, and gives the name bonus scaled by that match.
-fn name_matches<T: AsRef<str>>(
-    scored: &mut [Scored],
-    texts: &[T],
-    part: &Part,
-    wanted: impl Fn(&Scored) -> bool,
-) {
+fn name_matches(scored: &mut [Scored], texts: &[&str], part: &Part, wanted: impl Fn(&Scored) -> bool) {
     let picked: Vec<usize> = (0..scored.len()).filter(|&i| wanted(&scored[i])).collect();
     if picked.is_empty() {
         return;
@@ -321,14 +321,14 @@ fn name_matches<T: AsRef<str>>(
     let names: Vec<&str> = picked
         .iter()
         .map(|&i| {
-            let text = texts[scored[i].at as usize].as_ref();
+            let text = texts[scored[i].at as usize];
             &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
         })
         .collect();
     let config = Config { max_typos: Some(typos_allowed(&part.name)), ..part.config };
     // A perfect name match scores about 16 per character.
     let perfect = i32::try_from(part.name.len() * 16).unwrap_or(i32::MAX).max(1);
-    for m in Matcher::new(part.name.as_str(), &config).match_list(&names) {
+    for m in match_list(&part.name, &config, &names, 1) {
         let s = &mut scored[picked[m.index as usize]];
         s.filename_bonus = BonusCaps::of(s.fuzzy).name * i32::from(m.score).min(perfect) / perfect;
     }
@@ -398,6 +398,7 @@ mod tests {
                 }
             })
             .collect();
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
         for query in ["test", "tst", "src test", "best.py", "tests/mod"] {
             let parsed = Query::parse(query).unwrap();
             let order = |limit| -> Vec<(usize, i64)> {
