@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test rust-checks release-checks peers lint test-rust index-rounds test-node test-python dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements bench-peers lint test-rust index-rounds test-node test-python dist bench bench-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -23,33 +23,31 @@ demo-python: $(if $(NO_DIST),,dist)
 	./python/dev.sh demo "$(STDLIB)"
 
 ## Runs every test: formatting, lints (and the core's docs' links), Rust tests and vectors, the
-## release artifacts built once (make dist), the Node and the Python tests against them side by
-## side (and installs of them in fresh projects and venvs), and a tiny run of the benchmark
-## harness so it never rots.
-## Three chains run at once first: the lints and the debug tests; the optimised build (the index
-## rounds, make dist and the bench's fsgrep); the installs of what the tests compare against.
-## rustc spends long stretches on one thread, so on 2 cores each chain fills the others' gaps.
-## Each chain's output is printed whole when it ends.
+## index's rounds optimised, the release artifacts built once (make dist), the Node and the
+## Python tests against them (and installs of them in fresh projects and venvs), and a tiny run
+## of the benchmark harness so it never rots. One make, three jobs at a time: each part starts
+## as soon as what it needs is there (rustc spends long stretches on one thread, so on 2 cores
+## the parts fill each other's gaps), and prints its output whole when it ends.
 test:
-	$(MAKE) -j3 --output-sync=target rust-checks release-checks peers
-	$(MAKE) -j2 --output-sync=target test-node test-python NO_DIST=1
-	./bench/run.sh --smoke
+	$(MAKE) -j3 --output-sync=target test-parts
 
+test-parts: dist rust-checks bench-smoke test-python test-node index-rounds
+
+## Lints, then the Rust tests (both debug: one chain, one target directory).
 rust-checks: lint
 	$(MAKE) test-rust
 
-release-checks: dist
-	$(MAKE) index-rounds
-	cargo build $(CORE_RELEASE) --example fsgrep
-
-## What the tests compare against, installed once: rg 15.1.0, the oracle of the Node and Python
-## parity tests (PyPI's ripgrep is a source build; pip's cache then serves both venvs), the
-## Python tests' requirements and the benchmark's peers (fff-search is a source build too: its
-## wheels need glibc 2.38).
-peers:
+## What the tests compare against, each installed once: rg 15.1.0, the oracle of the Node and
+## Python parity tests (PyPI's ripgrep is a source build; pip's cache then serves every venv),
+## the Python tests' requirements, and the benchmark's peers.
+oracle:
 	./npm/test/fsmcp/install-oracle.sh >/dev/null
+
+python-requirements: oracle
 	./python/dev.sh requirements
-	./bench/run.sh --peers
+
+bench-peers: oracle
+	./bench/run.sh --peers --smoke
 
 lint:
 	cargo fmt --all -- --check
@@ -63,10 +61,10 @@ test-rust:
 index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 cargo test $(CORE_RELEASE) --test index
 
-test-node: $(if $(NO_DIST),,dist)
+test-node: $(if $(NO_DIST),,dist) oracle
 	./npm/dev.sh test
 
-test-python: $(if $(NO_DIST),,dist)
+test-python: $(if $(NO_DIST),,dist) python-requirements
 	./python/dev.sh test --durations=10
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
@@ -78,5 +76,5 @@ dist:
 bench: dist
 	./bench/run.sh
 
-bench-smoke: dist
+bench-smoke: dist bench-peers
 	./bench/run.sh --smoke

@@ -25,66 +25,65 @@ WORDS = (
 ).split()
 
 
-def python_line(rng):
-    a, b, c = rng.sample(WORDS, 3)
-    return rng.choice(
-        [
-            f"def {a}_{b}(self, {c}):",
-            f"def test_{a}_{b}():",
-            f"    return self.{a}.{b}({c})",
-            f"    {a} = {b}.get({c!r}, None)",
-            f"    if {a} is None:",
-            f"        raise ValueError('{a} {b} error')",
-            f"# {a} {b} {c}: see the {c} handler",
-            f"import {a}",
-            f"from {a}.{b} import {c}",
-            "",
-            f"    for {a} in self.{b}:",
-            f"        yield {a}.{c}",
-            f"class {a.title()}{b.title()}:",
-            f"    # TODO: cache the {a}",
-        ]
-    )
+# A generated source line: three distinct words in one of its language's templates
+# ({a}, {b}, {c}, and {A}, {B} for the first two in title case).
+LINE_TEMPLATES = {
+    ".py": [
+        "def {a}_{b}(self, {c}):",
+        "def test_{a}_{b}():",
+        "    return self.{a}.{b}({c})",
+        "    {a} = {b}.get({c!r}, None)",
+        "    if {a} is None:",
+        "        raise ValueError('{a} {b} error')",
+        "# {a} {b} {c}: see the {c} handler",
+        "import {a}",
+        "from {a}.{b} import {c}",
+        "",
+        "    for {a} in self.{b}:",
+        "        yield {a}.{c}",
+        "class {A}{B}:",
+        "    # TODO: cache the {a}",
+    ],
+    ".js": [
+        "export function {a}{B}({c}) {{",
+        "  return {a}.{b}({c});",
+        "  const {a} = await {b}.{c}();",
+        "  if (!{a}) throw new Error('{b} {c} error');",
+        "// {a} {b} {c}",
+        "import {{ {a} }} from './{b}.js';",
+        "}}",
+        "",
+        "  // FIXME: {a} leaks the {b}",
+    ],
+    ".rs": [
+        "pub fn {a}_{b}(&self, {c}: usize) -> Result<(), Error> {{",
+        "    let {a} = self.{b}.{c}()?;",
+        "    return Ok({a});",
+        "/// Returns the {a} of the {b}.",
+        "use crate::{a}::{b};",
+        "}}",
+        "",
+        "    // XXX: {a} {b}",
+    ],
+}
 
 
-def js_line(rng):
-    a, b, c = rng.sample(WORDS, 3)
-    return rng.choice(
-        [
-            f"export function {a}{b.title()}({c}) {{",
-            f"  return {a}.{b}({c});",
-            f"  const {a} = await {b}.{c}();",
-            f"  if (!{a}) throw new Error('{b} {c} error');",
-            f"// {a} {b} {c}",
-            f"import {{ {a} }} from './{b}.js';",
-            "}",
-            "",
-            f"  // FIXME: {a} leaks the {b}",
-        ]
-    )
+def source_line(templates):
+    """A line generator for one language's templates."""
 
+    def line(rng):
+        a, b, c = rng.sample(WORDS, 3)
+        return rng.choice(templates).format(a=a, b=b, c=c, A=a.title(), B=b.title())
 
-def rust_line(rng):
-    a, b, c = rng.sample(WORDS, 3)
-    return rng.choice(
-        [
-            f"pub fn {a}_{b}(&self, {c}: usize) -> Result<(), Error> {{",
-            f"    let {a} = self.{b}.{c}()?;",
-            f"    return Ok({a});",
-            f"/// Returns the {a} of the {b}.",
-            f"use crate::{a}::{b};",
-            "}",
-            "",
-            f"    // XXX: {a} {b}",
-        ]
-    )
+    return line
 
 
 def text_line(rng):
     return " ".join(rng.choice(WORDS) for _ in range(rng.randint(4, 14)))
 
 
-LANGUAGES = {".py": python_line, ".js": js_line, ".rs": rust_line, ".md": text_line, ".txt": text_line}
+LANGUAGES = {ext: source_line(templates) for ext, templates in LINE_TEMPLATES.items()}
+LANGUAGES |= {".md": text_line, ".txt": text_line}
 
 
 def language_blobs(rng, lines_each=40_000):

@@ -13,18 +13,9 @@ from types import ModuleType
 
 import parity
 import pytest
+from parity import fs_mcp_project, fs_mcp_server_fixture  # noqa: F401 (fixtures)
 
 from fsnative import fs_mcp
-
-
-@pytest.fixture
-def fs_mcp_server() -> ModuleType:
-    return parity.fs_mcp_server()
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return parity.allow_project_in_both_servers(tmp_path, monkeypatch)
 
 
 @pytest.fixture

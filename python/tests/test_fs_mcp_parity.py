@@ -15,6 +15,7 @@ from typing import Any
 
 import parity
 import pytest
+from parity import fs_mcp_project, fs_mcp_server_fixture  # noqa: F401 (fixtures)
 
 from fsnative import fs_mcp
 
@@ -82,16 +83,6 @@ SEARCH_QUERIES: list[tuple[str, str]] = [
     ("node_modules", "*.js"),
 ]
 """`search_files` queries; fs-mcp does not sort, so names are compared as sets."""
-
-
-@pytest.fixture
-def fs_mcp_server() -> ModuleType:
-    return parity.fs_mcp_server()
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    return parity.allow_project_in_both_servers(tmp_path, monkeypatch)
 
 
 def blocks(output: str) -> Counter[str]:

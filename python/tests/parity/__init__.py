@@ -122,3 +122,15 @@ def allow_project_in_both_servers(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     fs_mcp_server().initialize([str(root)])
     fs_mcp.initialize([str(root)])
     return root
+
+
+@pytest.fixture(name="fs_mcp_server")
+def fs_mcp_server_fixture() -> ModuleType:
+    """fs-mcp's server module (a test module imports this fixture to use it)."""
+    return fs_mcp_server()
+
+
+@pytest.fixture(name="project")
+def fs_mcp_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The project, allowed in both servers (a test module imports this fixture to use it)."""
+    return allow_project_in_both_servers(tmp_path, monkeypatch)
