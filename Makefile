@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements bench-peers lint test-rust index-rounds test-node test-python dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds test-node test-python test-python-suite test-python-installs dist bench bench-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -31,7 +31,7 @@ demo-python: $(if $(NO_DIST),,dist)
 test:
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-python test-node index-rounds
+test-parts: dist rust-checks bench-smoke test-python-installs test-node test-python-suite index-rounds
 
 ## Lints, then the Rust tests (both debug: one chain, one target directory).
 rust-checks: lint
@@ -61,11 +61,21 @@ test-rust:
 index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 cargo test $(CORE_RELEASE) --test index
 
-test-node: $(if $(NO_DIST),,dist) oracle
+test-node: dist oracle
 	./npm/dev.sh test
 
-test-python: $(if $(NO_DIST),,dist) python-requirements
-	./python/dev.sh test --durations=10
+## The Python tests: the suite, and the installs of the packages in fresh venvs (two cold
+## source builds) beside it.
+test-python: test-python-suite test-python-installs
+
+python-venv: dist python-requirements
+	./python/dev.sh install
+
+test-python-suite: python-venv
+	./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
+
+test-python-installs: python-venv
+	./python/dev.sh pytest test_dist_install.py
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

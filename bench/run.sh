@@ -64,8 +64,9 @@ echo "building fsnative for Node and the fsgrep example (release)" >&2
 node "$repo/npm/scripts/install.js"
 cargo build --quiet --release --locked -p fsnative --features mimalloc --example fsgrep --manifest-path "$repo/Cargo.toml"
 
-# rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH.
-export PATH="$venv/bin:$PATH"
+# rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH, the
+# harness by BENCH_RG.
+export PATH="$venv/bin:$PATH" BENCH_RG="$venv/bin/rg"
 # fs-mcp refuses paths under the system temp dir (unless they contain `pytest-`), so a checkout
 # under /tmp would have its corpora refused: give the run a temp dir of its own instead.
 export TMPDIR="$bench/.tmp"

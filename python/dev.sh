@@ -3,8 +3,11 @@
 #   ./python/dev.sh test [PYTEST ARGS]   install the wheel from dist/ and the test requirements
 #                                        into .venv, then run the tests
 #   ./python/dev.sh demo DIR             install the wheel into .venv, then validate, grep, glob and fuzzy-find DIR
+#   ./python/dev.sh install              install the wheel from dist/ and the test requirements into .venv
 #   ./python/dev.sh requirements         only install the test requirements (make test does it while
-#                                        the Rust builds run: rg among them is a source build)
+#                                        other parts run: rg among them is a source build)
+#   ./python/dev.sh pytest [PYTEST ARGS] run the tests against what .venv holds (make test runs two
+#                                        at once, after one install)
 # The tests run against the installed release wheel, the one `make dist` made, never against
 # the source folder. The venv at the repository's .venv is kept between runs. PYTHON chooses
 # the interpreter (python3).
@@ -47,10 +50,17 @@ requirements)
     fi
     install_requirements
     ;;
-test)
-    shift
+install)
+    if [[ $# -ne 1 ]]; then
+        echo "usage: $0 install" >&2
+        exit 2
+    fi
     install_wheel
     install_requirements
+    ;;
+test | pytest)
+    [[ "$1" == test ]] && { install_wheel; install_requirements; }
+    shift
     # Run from the tests' folder with the venv's pytest script, so `import fsnative` finds
     # the installed package and never the source folder next to it.
     cd "$here/tests"
@@ -65,7 +75,7 @@ demo)
     exec "$venv/bin/python" "$here/examples/demo.py" "$2"
     ;;
 *)
-    echo "usage: $0 test [PYTEST ARGS] | demo DIR | requirements" >&2
+    echo "usage: $0 test [PYTEST ARGS] | demo DIR | install | requirements | pytest [PYTEST ARGS]" >&2
     exit 2
     ;;
 esac

@@ -83,6 +83,9 @@ def test_searches_on_several_threads_overlap(slow_tree: Path) -> None:
 def test_ctrl_c_interrupts_a_long_search(slow_tree: Path) -> None:
     sandbox = Sandbox([slow_tree])
     token = CancelToken()
+    # Python turns SIGINT into KeyboardInterrupt only if SIGINT was not ignored when it started
+    # (it is, under a shell's `&` or `nohup`): give the test Python's usual handler.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     timer.start()
     try:
@@ -90,6 +93,7 @@ def test_ctrl_c_interrupts_a_long_search(slow_tree: Path) -> None:
             sandbox.grep(SLOW_PATTERN, threads=1, cancel=token)
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     # The search itself was told to stop, not left to finish before Python saw the signal.
     assert token.cancelled
 

@@ -8,26 +8,34 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 
 
-def run(tmp_path: Path, *command: str) -> subprocess.CompletedProcess[str]:
-    # From an empty folder, so only the installed package is found (and caches land there).
-    return subprocess.run([sys.executable, "-m", *command], cwd=tmp_path, capture_output=True, text=True)
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One empty folder for every check, so only the installed package is found and mypy's
+    cache (the standard library's types) is built once."""
+    return tmp_path_factory.mktemp("typing")
 
 
-def test_mypy_strict_accepts_the_examples_benchmarks_and_tests(tmp_path: Path) -> None:
+def run(workdir: Path, *command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *command], cwd=workdir, capture_output=True, text=True)
+
+
+def test_mypy_strict_accepts_the_examples_benchmarks_and_tests(workdir: Path) -> None:
     python = HERE.parent
     scripts = [*python.glob("examples/*.py"), *python.glob("bench/*.py"), *HERE.glob("*.py")]
-    checked = run(tmp_path, "mypy", "--strict", *sorted(map(str, scripts)))
+    checked = run(workdir, "mypy", "--strict", *sorted(map(str, scripts)))
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_mypy_strict_accepts_the_package_itself(tmp_path: Path) -> None:
-    checked = run(tmp_path, "mypy", "--strict", "-p", "fsnative")
+def test_mypy_strict_accepts_the_package_itself(workdir: Path) -> None:
+    checked = run(workdir, "mypy", "--strict", "-p", "fsnative")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_stubtest_finds_the_stubs_match_the_runtime(tmp_path: Path) -> None:
-    checked = run(tmp_path, "mypy.stubtest", "fsnative")
+def test_stubtest_finds_the_stubs_match_the_runtime(workdir: Path) -> None:
+    checked = run(workdir, "mypy.stubtest", "fsnative")
     assert checked.returncode == 0, checked.stdout + checked.stderr
