@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds test-node test-python test-python-suite test-python-installs dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist bench bench-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -31,7 +31,7 @@ demo-python: $(if $(NO_DIST),,dist)
 test:
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-python-installs test-node test-python-suite index-rounds
+test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds
 
 ## Lints, then the Rust tests (both debug: one chain, one target directory).
 rust-checks: lint
@@ -61,8 +61,18 @@ test-rust:
 index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 cargo test $(CORE_RELEASE) --test index
 
-test-node: dist oracle
-	./npm/dev.sh test
+## The Node tests: the suite, and the installs of the packages in fresh projects (a cold source
+## build among them) beside it.
+test-node: test-node-suite test-node-installs
+
+node-package: dist oracle
+	./npm/dev.sh install
+
+test-node-suite: node-package
+	cd npm && npm run test:suite
+
+test-node-installs: node-package
+	cd npm && npm run test:dist
 
 ## The Python tests: the suite, and the installs of the packages in fresh venvs (two cold
 ## source builds) beside it.

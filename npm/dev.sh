@@ -2,11 +2,13 @@
 # The Node binding's tasks, as the root Makefile calls them:
 #   ./npm/dev.sh test       install the package (npm ci builds the addon with cargo), then npm test
 #   ./npm/dev.sh demo DIR   install the package, then validate, grep, glob and fuzzy-find DIR through the Node API
+#   ./npm/dev.sh install    only install the package (make test then runs `npm run test:suite` and
+#                           `npm run test:dist`, the installs from dist/, side by side)
 # Needs only node, npm and a Rust toolchain; packages come from the npm registry and crates.io.
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 test | demo DIR" >&2
+  echo "usage: $0 test | demo DIR | install" >&2
   exit 2
 }
 
@@ -17,6 +19,10 @@ install_package() {
 }
 
 case "${1:-}" in
+  install)
+    [ $# -eq 1 ] || usage
+    install_package
+    ;;
   test)
     [ $# -eq 1 ] || usage
     install_package
