@@ -8,11 +8,12 @@
 #                              unpacked together: qemu-aarch64-static -L runs binaries from it
 #   musl/<version>/            Debian's musl, musl-dev and musl-tools, unpacked, with musl-gcc's
 #                              specs pointed at that folder (loader included)
+#   musl-arm64/<version>/      Debian's arm64 musl (its libc.so, for the static checks)
 #   python-source/<version>/   Debian's python3.11 source package
 #   python-musl/<version>/     CPython built from Debian's python3.11 source with that musl-gcc
 # Debian's packages come through apt-get with a private configuration (its own sources, lists
 # and architectures in the cache): nothing is installed and the system's apt is not changed.
-# Usage: platforms/runtimes.sh [qemu|node-arm64|sysroot-arm64|musl|python-source|python-musl|downloads|all]
+# Usage: platforms/runtimes.sh [qemu|node-arm64|sysroot-arm64|musl|musl-arm64|python-source|python-musl|downloads|all]
 # Prints nothing but progress; platforms/test.sh sources platforms/runtime-paths.sh for the paths.
 set -euo pipefail
 
@@ -111,8 +112,11 @@ fetch_musl() {
     unpack_debs "$MUSL_DIR" "musl=$MUSL_VERSION" "musl-dev=$MUSL_VERSION" "musl-tools=$MUSL_VERSION"
     local partial="$MUSL_DIR.partial" triple=x86_64-linux-musl
     # Debian's specs name /usr/lib/<triple>, /usr/include/<triple> and /lib/ld-musl-x86_64.so.1:
-    # point them at the unpacked copy so nothing has to be installed.
-    sed -e "s#/usr/lib/$triple#$MUSL_DIR/usr/lib/$triple#g" \
+    # point them at the unpacked copy so nothing has to be installed. Its /usr/lib has only
+    # libc.a: musl's libc.so (in /lib/<triple>) is searched first, so that programs link it
+    # dynamically and can dlopen (CPython's extension modules, the wheel's).
+    sed -e "s#-L/usr/lib/$triple#-L$MUSL_DIR/lib/$triple -L/usr/lib/$triple#" \
+        -e "s#/usr/lib/$triple#$MUSL_DIR/usr/lib/$triple#g" \
         -e "s#/usr/include/$triple#$MUSL_DIR/usr/include/$triple#g" \
         -e "s#/lib/ld-musl-x86_64.so.1#$MUSL_DIR/lib/ld-musl-x86_64.so.1#g" \
         "$partial/usr/lib/$triple/musl-gcc.specs" >"$partial/musl-gcc.specs"
@@ -131,6 +135,14 @@ fetch_python_source() {
     mkdir -p "$PYTHON_SOURCE_DIR"
     (cd "$PYTHON_SOURCE_DIR" && apt_private apt-get source -qq --download-only "python3.11=$PYTHON_MUSL_SOURCE_VERSION")
     touch "$PYTHON_SOURCE_DIR/.complete"
+}
+
+# Debian's arm64 musl (its libc.so is what the arm64 musl artifacts are checked against).
+fetch_musl_arm64() {
+    [[ -f "$MUSL_ARM64_DIR/lib/aarch64-linux-musl/libc.so" ]] && return
+    log "musl $MUSL_VERSION for arm64"
+    unpack_debs "$MUSL_ARM64_DIR" "musl:arm64=$MUSL_VERSION"
+    mv "$MUSL_ARM64_DIR.partial" "$MUSL_ARM64_DIR"
 }
 
 # CPython built with musl-gcc from that source: about 5 minutes of both cores. No zlib, OpenSSL
@@ -158,10 +170,11 @@ qemu) fetch_qemu ;;
 node-arm64) fetch_node_arm64 ;;
 sysroot-arm64) fetch_sysroot_arm64 ;;
 musl) fetch_musl ;;
+musl-arm64) fetch_musl_arm64 ;;
 python-source) fetch_python_source ;;
 python-musl) build_python_musl ;;
 # Everything that is only a download (no build): the CPU-free part.
-downloads) fetch_qemu; fetch_node_arm64; fetch_sysroot_arm64; fetch_musl; fetch_python_source ;;
-all) fetch_qemu; fetch_node_arm64; fetch_sysroot_arm64; fetch_musl; build_python_musl ;;
-*) echo "usage: $0 [qemu|node-arm64|sysroot-arm64|musl|python-source|python-musl|downloads|all]" >&2; exit 2 ;;
+downloads) fetch_qemu; fetch_node_arm64; fetch_sysroot_arm64; fetch_musl; fetch_musl_arm64; fetch_python_source ;;
+all) fetch_qemu; fetch_node_arm64; fetch_sysroot_arm64; fetch_musl; fetch_musl_arm64; build_python_musl ;;
+*) echo "usage: $0 [qemu|node-arm64|sysroot-arm64|musl|musl-arm64|python-source|python-musl|downloads|all]" >&2; exit 2 ;;
 esac
