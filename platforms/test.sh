@@ -121,7 +121,7 @@ pytest_deps() {
     dir="$CACHE/pytest/$(printf '%s\n' "${pins[@]}" | sha256sum | cut -c1-16)"
     if [[ ! -f "$dir/.complete" ]]; then
         say "pytest for the foreign interpreters: ${pins[*]}"
-        python3 -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+        python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --only-binary=:all: \
             --target "$dir" "${pins[@]}"
         touch "$dir/.complete"
     fi
