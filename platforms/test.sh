@@ -15,7 +15,8 @@
 # --smoke (CI's lighter form): only the arm64 gnu addon, and only its API tests.
 # Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
 # binfmt_misc here, so a child process that is an arm64 program does not start under qemu: the
-# tests that spawn one fail with ENOEXEC and are listed as emulation's own, by name.
+# Node tests that spawn one fail (ENOEXEC) and are listed as emulation's own, by name; Python's
+# children start through a wrapper (python_arm64_wrapper).
 # Prints one line per artifact and writes them to target/platforms/summary.txt; exits 1 when a
 # test failed that is not one of emulation's own, or an artifact is missing.
 set -euo pipefail
@@ -55,28 +56,30 @@ record() {
     [[ "$5" == 0 ]] || status=1
 }
 
+# Finds the artifact matching a glob in the artifact folder: sets $found, or records it missing.
 artifact() {
-    local file="$artifacts/$1"
-    if [[ ! -f "$file" ]]; then
-        echo "platforms: $file is missing (make dist-all builds it)" >&2
+    local matches=("$artifacts"/$1)
+    if [[ ! -f "${matches[0]}" ]]; then
+        echo "platforms: no $1 in $artifacts (make dist-all builds it)" >&2
+        printf '%s\tmissing\n' "$1" >>"$summary"
         status=1
         return 1
     fi
-    echo "$file"
+    found="${matches[0]}"
 }
 
 # --- Node under qemu ---------------------------------------------------------------------------
 
 # Lays out the main package and one platform package as npm installs them, with the tests and
-# the shared vectors beside them: prints the package's directory.
+# the shared vectors beside them, in $work/npm-PACKAGE.
 stage_npm() {
     local platform_tgz="$1" dir="$work/npm-$2"
     mkdir -p "$dir/package/node_modules/$2" "$dir/tests"
-    tar -xzf "$(artifact "fsnative-$version.tgz")" -C "$dir"
+    artifact "fsnative-$version.tgz" || return 1
+    tar -xzf "$found" -C "$dir"
     tar -xzf "$platform_tgz" -C "$dir/package/node_modules/$2" --strip-components=1
     cp -R "$repo/npm/test" "$dir/package/test"
     cp -R "$repo/tests/vectors" "$dir/tests/vectors"
-    echo "$dir/package"
 }
 
 # Runs node test files under qemu (each file in-process: `node --test` would spawn each file
@@ -94,12 +97,14 @@ run_node_tests() {
 
 test_arm64_addon() {
     local tgz started
-    tgz="$(artifact "fsnative-linux-arm64-gnu-$version.tgz")" || return 0
+    artifact "fsnative-linux-arm64-gnu-$version.tgz" || return 0
+    tgz="$found"
     "$here/runtimes.sh" qemu
     "$here/runtimes.sh" node-arm64
     "$here/runtimes.sh" sysroot-arm64
     local package files=()
-    package="$(stage_npm "$tgz" fsnative-linux-arm64-gnu)"
+    stage_npm "$tgz" fsnative-linux-arm64-gnu || return 0
+    package="$work/npm-fsnative-linux-arm64-gnu/package"
     [[ $smoke == 1 ]] || files+=(test/vectors.test.mjs)
     for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
     say "arm64 gnu addon: ${files[*]} under qemu-aarch64 with node $NODE_ARM64_VERSION"
@@ -151,23 +156,38 @@ run_python_tests() {
     python3 "$here/count_junit.py" "$log.xml" 2>"$log.failures"
 }
 
+# An x86-64 script that runs the arm64 python3.11 under qemu, and that Python takes for its own
+# executable (qemu's -0 sets its argv[0]): so sys.executable is the script, and the tests' child
+# Pythons start under qemu too. (Node has no such door: its execPath is /proc/self/exe.)
+python_arm64_wrapper() {
+    local wrapper="$work/bin/python3.11-arm64"
+    mkdir -p "$work/bin"
+    cat >"$wrapper" <<WRAPPER
+#!/bin/sh
+exec "$QEMU_AARCH64" -L "$SYSROOT_ARM64" -0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
+WRAPPER
+    chmod +x "$wrapper"
+    echo "$wrapper"
+}
+
 test_arm64_wheel() {
     local wheel site started
-    wheel="$(artifact "fsnative-$version-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl")" || return 0
+    artifact "fsnative-$version-cp39-abi3-*manylinux2014_aarch64.whl" || return 0
+    wheel="$found"
     "$here/runtimes.sh" qemu
     "$here/runtimes.sh" sysroot-arm64
     site="$(unpack_wheel "$wheel" arm64-gnu)"
     say "manylinux2014 aarch64 wheel under qemu-aarch64 with Debian's python3.11 $PYTHON_ARM64_VERSION"
     started=$SECONDS
-    read -r passed skipped failed emulated < <(run_python_tests "$site" python-arm64-gnu \
-        "$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$SYSROOT_ARM64/usr/bin/python3.11")
+    read -r passed skipped failed emulated < <(run_python_tests "$site" python-arm64-gnu "$(python_arm64_wrapper)")
     record "manylinux2014_aarch64 wheel" "qemu-aarch64 $QEMU_VERSION, Debian python3.11 $PYTHON_ARM64_VERSION" \
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
 
 test_musl_wheel() {
     local wheel site started
-    wheel="$(artifact "fsnative-$version-cp39-abi3-musllinux_1_2_x86_64.whl")" || return 0
+    artifact "fsnative-$version-cp39-abi3-musllinux_1_2_x86_64.whl" || return 0
+    wheel="$found"
     "$here/runtimes.sh" python-musl
     site="$(unpack_wheel "$wheel" x64-musl)"
     say "musllinux_1_2 x86_64 wheel in CPython $PYTHON_MUSL_SOURCE_VERSION built with musl $MUSL_VERSION"
@@ -217,7 +237,8 @@ musl_libc() {
 
 check_musl_addon() {
     local arch="$1" node_arch="$2" tgz dir
-    tgz="$(artifact "fsnative-linux-$node_arch-musl-$version.tgz")" || return 0
+    artifact "fsnative-linux-$node_arch-musl-$version.tgz" || return 0
+    tgz="$found"
     dir="$work/addon-$node_arch-musl"
     mkdir -p "$dir"
     tar -xzf "$tgz" -C "$dir" --strip-components=1
@@ -226,7 +247,8 @@ check_musl_addon() {
 
 check_musl_wheel() {
     local wheel site
-    wheel="$(artifact "fsnative-$version-cp39-abi3-musllinux_1_2_aarch64.whl")" || return 0
+    artifact "fsnative-$version-cp39-abi3-musllinux_1_2_aarch64.whl" || return 0
+    wheel="$found"
     site="$(unpack_wheel "$wheel" arm64-musl)"
     static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64
 }
