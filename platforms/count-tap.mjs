@@ -1,15 +1,20 @@
-// Counts a TAP log per test file (node --test-reporter=tap, one file each): prints
-// "passed skipped failed emulation-only", where emulation-only failures are those whose error
-// says the kernel could not execute an arm64 child (ENOEXEC: no binfmt_misc here), and a file
-// that ended before its summary counts as one failure. Lists every failure on stderr.
+// Counts a TAP log per test file (node --test-reporter=tap, one file each):
+//   node count-tap.mjs FOREIGN_EXECUTABLE LOG...
+// prints "passed skipped failed emulation-only". Emulation-only failures are those whose error
+// shows that FOREIGN_EXECUTABLE (the arm64 node) could not start as a child, there being no
+// binfmt_misc here: ENOEXEC, or, since glibc's execvp hands a file the kernel refuses to
+// /bin/sh, the shell's complaint about it ("<file>: 1: ..."). A file that ended before its
+// summary counts as one failure. Lists every failure on stderr.
 import fs from 'node:fs';
 
-const EMULATION = /ENOEXEC|Exec format error/;
+const [foreign, ...logs] = process.argv.slice(2);
+const escaped = foreign.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const EMULATION = new RegExp(`ENOEXEC|Exec format error|${escaped}: \\d+: `);
 let passed = 0;
 let skipped = 0;
 let failed = 0;
 let emulated = 0;
-for (const file of process.argv.slice(2)) {
+for (const file of logs) {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const summary = (key) => {
     const line = lines.findLast((l) => l.startsWith(`# ${key} `));
@@ -32,7 +37,7 @@ for (const file of process.argv.slice(2)) {
     if (block.includes("failureType: 'subtestsFailed'")) return;
     const own = EMULATION.test(block);
     if (own) emulated += 1;
-    console.error(`${file}: failed${own ? ' (emulation: ENOEXEC)' : ''}: ${match[2]}`);
+    console.error(`${file}: failed${own ? ' (emulation: an arm64 child cannot start)' : ''}: ${match[2]}`);
   });
 }
 console.log(`${passed} ${skipped} ${failed - emulated} ${emulated}`);

@@ -92,7 +92,7 @@ run_node_tests() {
         (cd "$package" && "$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64" --test-reporter=tap "$file") \
             >"${logs[-1]}" 2>&1 || true
     done
-    node "$here/count-tap.mjs" "${logs[@]}" 2>"$log.failures"
+    node "$here/count-tap.mjs" "$NODE_ARM64" "${logs[@]}" 2>"$log.failures"
 }
 
 test_arm64_addon() {
