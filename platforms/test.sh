@@ -9,8 +9,9 @@
 #   test_async);
 # - the musllinux_1_2 x86_64 wheel: the same Python tests in CPython built with musl-gcc;
 # - the musl addons and the musllinux aarch64 wheel: no musl Node, and no arm64 musl CPython
-#   here, so a static check against Debian's musl of the same architecture: the only library
-#   needed is libc.so, no symbol version is required, and every undefined symbol is one musl's
+#   here, so a static check against Debian's musl of the same architecture, four checks: the
+#   only library needed is libc.so, no symbol version is required, no initial-exec TLS (the
+#   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
 # --smoke (CI's lighter form): only the arm64 gnu addon, and only its API tests.
 # Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
@@ -207,7 +208,12 @@ static_musl_check() {
     needed="$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | paste -sd' ')"
     [[ "$needed" == "libc.so" ]] || problems+=("needs: $needed")
     if readelf -V "$so" | grep -q 'Version needs section'; then
-        problems+=("requires symbol versions: $(readelf -V "$so" | grep -o 'Name: [A-Z_0-9.]*' | sort -u | paste -sd' ')")
+        problems+=("requires symbol versions: $(readelf -V "$so" | grep -o 'Name: [A-Z][A-Z_0-9.]*' | sort -u | paste -sd' ')")
+    fi
+    # Initial-exec TLS (the STATIC_TLS flag) does not load on musl: "initial-exec TLS resolves
+    # to dynamic definition" (mimalloc without its local_dynamic_tls feature does it).
+    if readelf -d "$so" | grep -q 'STATIC_TLS'; then
+        problems+=("has the STATIC_TLS flag (initial-exec TLS): musl refuses to load it")
     fi
     local missing
     missing="$(comm -23 <(nm -D --undefined-only "$so" | awk '$1 == "U" {print $2}' | sort -u) \
@@ -217,18 +223,18 @@ static_musl_check() {
     count="$(nm -D --undefined-only "$so" | grep -c ' U ' || true)"
     say "$name: NEEDED [$needed], $count undefined symbols checked against $libc"
     if [[ ${#problems[@]} -eq 0 ]]; then
-        record "$name" "static check (readelf, nm) against Debian's musl $MUSL_VERSION $arch" 3 0 0 0 0
+        record "$name" "static check (readelf, nm) against Debian's musl $MUSL_VERSION $arch" 4 0 0 0 0
     else
         say "$name: ${problems[*]}"
         record "$name" "static check (readelf, nm) against Debian's musl $MUSL_VERSION $arch" \
-            $((3 - ${#problems[@]})) 0 "${#problems[@]}" 0 0
+            $((4 - ${#problems[@]})) 0 "${#problems[@]}" 0 0
     fi
 }
 
 musl_libc() {
     if [[ "$1" == x86_64 ]]; then
         "$here/runtimes.sh" musl
-        echo "$MUSL_DIR/usr/lib/x86_64-linux-musl/libc.so"
+        echo "$MUSL_DIR/lib/x86_64-linux-musl/libc.so"
     else
         "$here/runtimes.sh" musl-arm64
         echo "$MUSL_ARM64_DIR/lib/aarch64-linux-musl/libc.so"
