@@ -149,7 +149,6 @@ run_python_tests() {
     local site="$1" log="$work/$2"
     shift 2
     local deps files=(test_vectors.py "${PYTHON_API_TESTS[@]}")
-    [[ $smoke == 0 ]] || files=("${PYTHON_API_TESTS[@]}")
     deps="$(pytest_deps)"
     (cd "$repo/python/tests" && PYTHONPATH="$site:$deps" "$@" -m pytest -q -p no:cacheprovider \
         -c "$repo/python/pyproject.toml" --rootdir "$repo/python" --junitxml "$log.xml" "${files[@]}") \
