@@ -172,7 +172,7 @@ WRAPPER
 
 test_arm64_wheel() {
     local wheel site started
-    artifact "fsnative-$version-cp39-abi3-*manylinux2014_aarch64.whl" || return 0
+    artifact "fsnative-$version-cp39-abi3-*manylinux*_aarch64*.whl" || return 0
     wheel="$found"
     "$here/runtimes.sh" qemu
     "$here/runtimes.sh" sysroot-arm64
