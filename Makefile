@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist bench bench-smoke test-platforms test-platforms-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -91,6 +91,17 @@ test-python-installs: python-venv
 ## Python sdist and the abi3 manylinux wheel.
 dist:
 	./dist.sh
+
+## Runs the cross-built artifacts in dist/all where they can run here (platforms/test.sh): the
+## arm64 addon and wheel under qemu-aarch64 with an arm64 Node and Python, the musl wheel in a
+## CPython built with musl-gcc, static checks of the musl addons and the arm64 musl wheel. The
+## runtimes are cached in ~/.cache/fsnative-platforms (FSNATIVE_PLATFORMS_CACHE).
+test-platforms:
+	./platforms/test.sh dist/all
+
+## CI's lighter form: the arm64 gnu addon's API tests under qemu-aarch64.
+test-platforms-smoke:
+	./platforms/test.sh --smoke dist/all
 
 ## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
 bench: dist
