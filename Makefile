@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test rust-checks release-checks peers lint test-rust index-rounds test-node test-python dist bench bench-smoke
+.PHONY: demo demo-rust demo-node demo-python test rust-checks release-checks peers lint test-rust index-rounds test-node test-python dist dist-all bench bench-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -73,6 +73,12 @@ test-python: $(if $(NO_DIST),,dist)
 ## Python sdist and the abi3 manylinux wheel.
 dist:
 	./dist.sh
+
+## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test: about 15 min
+## cold on 2 cores): the npm platform packages and abi3 wheels for x86-64 and arm64, glibc 2.17
+## and musl, the npm package that lists them all, the sdist. `./dist-all.sh TARGET...` builds fewer.
+dist-all:
+	./dist-all.sh
 
 ## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
 bench: dist
