@@ -146,7 +146,7 @@ for target in "${targets[@]}"; do
     addons+=(--addon "$platform=$addon")
 
     timed "wheel ${TAG[$target]}" build_wheel "$target"
-    wheel="$(ls "$out"/fsnative-*-"${TAG[$target]}"*.whl)"
+    wheel="$(ls "$out"/fsnative-*"${TAG[$target]}"*.whl)"
     check_wheel_tag "$wheel" "${TAG[$target]}"
     check_library "$target" "$(wheel_module "$wheel" "$stage/wheel-${TAG[$target]}")"
 done
