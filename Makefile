@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist bench bench-smoke test-platforms test-platforms-smoke
+.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -91,6 +91,12 @@ test-python-installs: python-venv
 ## Python sdist and the abi3 manylinux wheel.
 dist:
 	./dist.sh
+
+## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test: about 15 min
+## cold on 2 cores): the npm platform packages and abi3 wheels for x86-64 and arm64, glibc 2.17
+## and musl, the npm package that lists them all, the sdist. `./dist-all.sh TARGET...` builds fewer.
+dist-all:
+	./dist-all.sh
 
 ## Runs the cross-built artifacts in dist/all where they can run here (platforms/test.sh): the
 ## arm64 addon and wheel under qemu-aarch64 with an arm64 Node and Python, the musl wheel in a

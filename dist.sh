@@ -10,35 +10,10 @@
 # with a Cargo.lock pruned to fit them, so `cargo build --locked` works from it.
 set -euo pipefail
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
 out="$repo/dist"
 stage="$repo/target/dist-stage"
-tools="$repo/target/dist-venv"
 cd "$repo"
-
-# A workspace of the core and the given binding crates in DIR, with a lock file that fits it.
-stage_rust_sources() {
-    local dir="$1"
-    shift
-    rm -rf "$dir"
-    mkdir -p "$dir/crates" "$dir/bindings"
-    local members='"crates/fsnative", "crates/fsnative-alignment"'
-    for binding in "$@"; do
-        members+=", \"bindings/$binding\""
-        cp -R "bindings/$binding" "$dir/bindings/$binding"
-    done
-    sed "s|^members = .*|members = [$members]|" Cargo.toml >"$dir/Cargo.toml"
-    cp Cargo.lock "$dir/Cargo.lock"
-    # The core without its fuzz targets (a package of their own, never built from here), and
-    # the crate that compiles the alignment of its typo count.
-    cp -R crates/fsnative "$dir/crates/fsnative"
-    cp -R crates/fsnative-alignment "$dir/crates/fsnative-alignment"
-    rm -rf "$dir/crates/fsnative/fuzz"
-    # Updating only the workspace's own crates, offline, drops the packages no member needs and
-    # keeps every other version as pinned; the second call fails unless the lock now fits.
-    cargo update --workspace --offline --quiet --manifest-path "$dir/Cargo.toml"
-    cargo update --workspace --offline --quiet --locked --manifest-path "$dir/Cargo.toml"
-}
 
 rm -rf "$out" "$stage"
 mkdir -p "$out" "$stage"
@@ -50,26 +25,15 @@ node npm/scripts/pack.js --addon target/release/libfsnative_node.so --rust-sourc
     --stage "$stage" --out "$out"
 
 echo "== Python sdist and wheel"
-if [[ ! -x "$tools/bin/maturin" ]]; then
-    "${PYTHON:-python3}" -m venv "$tools"
-fi
-"$tools/bin/python" -m pip install --quiet --disable-pip-version-check -r python/build-requirements.txt
-stage_rust_sources "$stage/python-sdist" python
-cp -R python "$stage/python-sdist/python"
-# maturin 1.16 first asks cargo for a Cargo.toml in the current directory, before it reads the
-# manifest path in pyproject.toml, and prints cargo's "manifest path `Cargo.toml` does not exist";
-# that one line is dropped, everything else maturin says is kept.
-(cd "$stage/python-sdist/python" && "$tools/bin/maturin" sdist --out "$out") \
-    2> >(grep -v '^error: manifest path `Cargo.toml` does not exist$' >&2)
+install_build_tools
+build_sdist "$out" "$stage/python-sdist"
 (cd python && "$tools/bin/maturin" build --release --out "$out")
 # maturin tagged the wheel with the oldest manylinux policy its symbols allow; auditwheel
 # confirms the tag from the outside.
-report="$("$tools/bin/auditwheel" show "$out"/fsnative-*.whl)"
-echo "$report"
-grep -q 'consistent with.*platform tag: "manylinux_' <<<"$(tr '\n' ' ' <<<"$report")" || {
-    echo "dist.sh: auditwheel did not confirm a manylinux tag" >&2
-    exit 1
-}
+check_wheel_tag "$out"/fsnative-*.whl manylinux_
+for library in target/release/libfsnative_node.so "$(wheel_module "$out"/fsnative-*.whl "$stage/wheel")"; do
+    check_no_static_tls "$library"
+done
 
 echo "== dist/"
 ls -l "$out"

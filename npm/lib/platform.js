@@ -1,30 +1,29 @@
 'use strict';
-// The name of the platform package whose prebuilt addon fits this machine, napi-rs style:
-// `fsnative-<platform>-<arch>[-<abi>]`, e.g. `fsnative-linux-x64-gnu`.
+// The name of the platform package whose prebuilt addon fits a machine, napi-rs style:
+// `fsnative-<platform>-<arch>[-<abi>]`, e.g. `fsnative-linux-x64-gnu` or `fsnative-linux-arm64-musl`.
 
 const fs = require('node:fs');
 
-/** The C library ABI suffix: `gnu` or `musl` on Linux, none elsewhere. */
-function abi() {
-  if (process.platform !== 'linux') return '';
-  return isMusl() ? '-musl' : '-gnu';
-}
-
 /**
- * Whether the C library is musl: musl's `ldd` is a script that names it (one small read);
- * without `ldd`, the process report says whether glibc is loaded (about 5 ms, so second).
+ * Whether this machine's C library is musl, without spawning anything: musl's `ldd` is a script
+ * that names it (one small read); without `ldd`, the process report says whether glibc is
+ * loaded (about 5 ms, so second). Both sources can be replaced (the tests do).
  */
-function isMusl() {
+function isMusl(readLdd = () => fs.readFileSync('/usr/bin/ldd', 'latin1'), report = () => process.report?.getReport?.()) {
   try {
-    return fs.readFileSync('/usr/bin/ldd', 'latin1').includes('musl');
+    return readLdd().includes('musl');
   } catch {
-    return !process.report?.getReport?.().header?.glibcVersionRuntime;
+    return !report()?.header?.glibcVersionRuntime;
   }
 }
 
-/** The platform package for this machine. */
-function platformPackage() {
-  return `fsnative-${process.platform}-${process.arch}${abi()}`;
+/**
+ * The platform package for `platform` (Node's `process.platform`), `arch` (`process.arch`) and,
+ * on Linux, the C library (`musl` true or false); this machine's when called with no argument.
+ */
+function platformPackage({ platform = process.platform, arch = process.arch, musl } = {}) {
+  if (platform !== 'linux') return `fsnative-${platform}-${arch}`;
+  return `fsnative-${platform}-${arch}-${(musl ?? isMusl()) ? 'musl' : 'gnu'}`;
 }
 
-module.exports = { platformPackage };
+module.exports = { isMusl, platformPackage };

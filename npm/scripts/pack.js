@@ -1,10 +1,13 @@
 'use strict';
-// Makes the npm release tarballs (the root Makefile's `dist` target calls it through dist.sh):
-//   node npm/scripts/pack.js --addon LIB --rust-sources DIR --stage DIR --out DIR
-// - the platform package `fsnative-<platform>-<arch>[-<abi>]` for this machine, carrying the
-//   prebuilt addon LIB, with `os`, `cpu` and `libc` fields so npm installs it only where it fits;
-// - the main package `fsnative`, which lists that package in `optionalDependencies` and carries
-//   the Rust sources in DIR (as rust/) for a source build where no platform package fits.
+// Makes the npm release tarballs (the root Makefile's `dist` and `dist-all` targets call it
+// through dist.sh and dist-all.sh):
+//   node npm/scripts/pack.js --addon [PLATFORM=]LIB ... --rust-sources DIR --stage DIR --out DIR
+// - for each --addon, the platform package `fsnative-<platform>-<arch>[-<abi>]` carrying the
+//   prebuilt addon LIB, with `os`, `cpu` and `libc` fields so npm installs it only where it fits.
+//   PLATFORM is `<platform>-<arch>[-gnu|-musl]` as Node names them (`linux-arm64-musl`); a bare
+//   LIB is this machine's addon;
+// - the main package `fsnative`, which lists every platform package in `optionalDependencies`
+//   and carries the Rust sources in DIR (as rust/) for a source build where none fits.
 // Not part of the published package.
 
 const { execFileSync } = require('node:child_process');
@@ -18,7 +21,7 @@ const PACKAGE_DIR = path.join(__dirname, '..');
 function main() {
   const { values } = parseArgs({
     options: {
-      addon: { type: 'string' },
+      addon: { type: 'string', multiple: true },
       'rust-sources': { type: 'string' },
       stage: { type: 'string' },
       out: { type: 'string' },
@@ -28,23 +31,38 @@ function main() {
     if (!values[name]) throw new Error(`--${name} is required`);
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.json'), 'utf8'));
-  const platformDir = path.join(values.stage, 'npm-platform');
+  const addons = values.addon.map(parseAddon);
+  const platformDirs = addons.map(({ machine }) => path.join(values.stage, `npm-${platformPackage(machine)}`));
   const mainDir = path.join(values.stage, 'npm-main');
-  for (const dir of [platformDir, mainDir]) {
+  for (const dir of [...platformDirs, mainDir]) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
   }
-  const platform = stagePlatformPackage(manifest, values.addon, platformDir);
-  stageMainPackage(manifest, platform, values['rust-sources'], mainDir);
+  const platforms = addons.map(({ machine, file }, i) => stagePlatformPackage(manifest, machine, file, platformDirs[i]));
+  stageMainPackage(manifest, platforms, values['rust-sources'], mainDir);
   fs.mkdirSync(values.out, { recursive: true });
-  for (const dir of [platformDir, mainDir]) {
+  for (const dir of [...platformDirs, mainDir]) {
     execFileSync('npm', ['pack', '--silent', '--pack-destination', path.resolve(values.out)], { cwd: dir, stdio: 'inherit' });
   }
 }
 
-/** Writes the platform package into `dir`; returns its name. */
-function stagePlatformPackage(manifest, addon, dir) {
-  const name = platformPackage();
+/**
+ * One --addon value, `[PLATFORM=]LIB`: `{ machine, file }`, where `machine` is what
+ * lib/platform.js names a package by (this machine's without PLATFORM).
+ */
+function parseAddon(value) {
+  const split = value.indexOf('=');
+  if (split < 0) return { machine: { platform: process.platform, arch: process.arch }, file: value };
+  const [platform, arch, abi, ...rest] = value.slice(0, split).split('-');
+  if (!platform || !arch || rest.length > 0 || (abi && !['gnu', 'musl'].includes(abi)) || (platform === 'linux') !== Boolean(abi)) {
+    throw new Error(`--addon ${value}: the platform is <platform>-<arch>, with -gnu or -musl on linux only (e.g. linux-arm64-musl)`);
+  }
+  return { machine: { platform, arch, musl: abi === 'musl' }, file: value.slice(split + 1) };
+}
+
+/** Writes the platform package for `machine` into `dir`; returns its name. */
+function stagePlatformPackage(manifest, machine, addon, dir) {
+  const name = platformPackage(machine);
   const binary = `fsnative.${name.slice('fsnative-'.length)}.node`;
   fs.copyFileSync(addon, path.join(dir, binary));
   const abi = name.endsWith('-gnu') ? 'glibc' : name.endsWith('-musl') ? 'musl' : null;
@@ -56,22 +74,25 @@ function stagePlatformPackage(manifest, addon, dir) {
     repository: manifest.repository,
     main: binary,
     files: [binary],
-    os: [process.platform],
-    cpu: [process.arch],
+    os: [machine.platform],
+    cpu: [machine.arch],
     ...(abi && { libc: [abi] }),
     engines: manifest.engines,
   });
   fs.writeFileSync(
     path.join(dir, 'README.md'),
     `# ${name}\n\nThe prebuilt native addon of [fsnative](https://www.npmjs.com/package/fsnative) for ` +
-      `${process.platform} ${process.arch}${abi ? ` (${abi})` : ''}. Install \`fsnative\`, not this package: ` +
+      `${machine.platform} ${machine.arch}${abi ? ` (${abi})` : ''}. Install \`fsnative\`, not this package: ` +
       'npm adds it where it fits.\n',
   );
   return name;
 }
 
-/** Writes the main package into `dir`: the files `npm pack` would take, the Rust sources, a release manifest. */
-function stageMainPackage(manifest, platform, rustSources, dir) {
+/**
+ * Writes the main package into `dir`: the files `npm pack` would take, the Rust sources, a
+ * release manifest whose optionalDependencies are the `platforms` packages.
+ */
+function stageMainPackage(manifest, platforms, rustSources, dir) {
   for (const entry of [...manifest.files, 'README.md']) {
     fs.cpSync(path.join(PACKAGE_DIR, entry), path.join(dir, entry), { recursive: true });
   }
@@ -81,7 +102,7 @@ function stageMainPackage(manifest, platform, rustSources, dir) {
     ...release,
     files: [...manifest.files, 'rust/'],
     scripts: { install: scripts.install },
-    optionalDependencies: { [platform]: manifest.version },
+    optionalDependencies: Object.fromEntries(platforms.map((name) => [name, manifest.version])),
   });
 }
 

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# `make dist-all`: the release artifacts for every Linux the packages support, in dist/all/
+# (replaced on every run), cross-built with zig:
+#   fsnative-linux-{x64,arm64}-{gnu,musl}-<v>.tgz   the npm platform packages (gnu: glibc >= 2.17)
+#   fsnative-<v>.tgz                               the npm package, listing all four as
+#                                                  optionalDependencies
+#   fsnative-<v>-cp39-abi3-manylinux_2_17_{x86_64,aarch64}.manylinux2014_*.whl
+#   fsnative-<v>-cp39-abi3-musllinux_1_2_{x86_64,aarch64}.whl
+#   fsnative-<v>.tar.gz                            the Python sdist
+# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the four targets below; fewer, for a
+# lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
+# missing); zig and cargo-zigbuild come from python/build-requirements.txt.
+# Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
+# (objdump -T); on musl nothing needed but libc.so; each wheel's tag confirmed by auditwheel.
+# The targets build one after the other (each step's seconds go to target/dist-all-times.tsv);
+# for each, the core compiles once and serves the addon and the wheel.
+set -euo pipefail
+
+source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
+out="$repo/dist/all"
+stage="$repo/target/dist-all-stage"
+times="$repo/target/dist-all-times.tsv"
+cd "$repo"
+
+# Rust target -> npm platform, wheel policy (maturin's --compatibility) and its auditwheel tag.
+declare -A PLATFORM=(
+    [x86_64-unknown-linux-gnu]=linux-x64-gnu
+    [x86_64-unknown-linux-musl]=linux-x64-musl
+    [aarch64-unknown-linux-gnu]=linux-arm64-gnu
+    [aarch64-unknown-linux-musl]=linux-arm64-musl
+)
+declare -A POLICY=(
+    [x86_64-unknown-linux-gnu]=manylinux2014
+    [x86_64-unknown-linux-musl]=musllinux_1_2
+    [aarch64-unknown-linux-gnu]=manylinux2014
+    [aarch64-unknown-linux-musl]=musllinux_1_2
+)
+declare -A TAG=(
+    [x86_64-unknown-linux-gnu]=manylinux_2_17_x86_64
+    [x86_64-unknown-linux-musl]=musllinux_1_2_x86_64
+    [aarch64-unknown-linux-gnu]=manylinux_2_17_aarch64
+    [aarch64-unknown-linux-musl]=musllinux_1_2_aarch64
+)
+# The oldest glibc the gnu builds link against: manylinux2014's.
+GLIBC=2.17
+
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu aarch64-unknown-linux-musl)
+for target in "${targets[@]}"; do
+    [[ -n "${PLATFORM[$target]:-}" ]] || { echo "dist-all.sh: unknown target $target (known: ${!PLATFORM[*]})" >&2; exit 2; }
+done
+
+# The Rust standard library of each target must be installed; adding one is the user's call.
+missing=()
+installed="$(rustup target list --installed 2>/dev/null || true)"
+for target in "${targets[@]}"; do
+    grep -qx "$target" <<<"$installed" || missing+=("$target")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+    echo "dist-all.sh: the Rust targets ${missing[*]} are not installed. Add them with:" >&2
+    echo "    rustup target add ${missing[*]}" >&2
+    exit 1
+fi
+
+install_build_tools
+# maturin finds zig (the ziglang package) only through the venv's python on PATH.
+export PATH="$tools/bin:$PATH"
+"$tools/bin/python" -m ziglang version >/dev/null || {
+    echo "dist-all.sh: zig does not run from $tools; reinstall it with:" >&2
+    echo "    $tools/bin/python -m pip install --force-reinstall -r python/build-requirements.txt" >&2
+    exit 1
+}
+# cargo-zigbuild names its zig wrapper directory after the program that writes it. Both the
+# addon's build (cargo-zigbuild) and the wheel's (maturin, which embeds the same cargo-zigbuild)
+# are told it is cargo-zigbuild, so both pass the same compiler paths to the build scripts and
+# cargo does not rebuild the core for the second one (the name has a dash: env, not export).
+same_wrappers=(env "CARGO_BIN_EXE_cargo-zigbuild=$tools/bin/cargo-zigbuild")
+
+rm -rf "$out" "$stage"
+mkdir -p "$out" "$stage/addons"
+printf 'step\tseconds\n' >"$times"
+
+# Runs the command after the step's name, and appends its wall time to $times.
+timed() {
+    local step="$1" start=$SECONDS
+    shift
+    echo "== $step"
+    "$@"
+    printf '%s\t%s\n' "$step" $((SECONDS - start)) >>"$times"
+}
+
+# Fails unless the gnu library FILE needs no symbol version above GLIBC_$GLIBC.
+check_glibc_symbols() {
+    local file="$1" newest
+    newest="$(objdump -T "$file" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -n 1)"
+    if [[ "$(printf '%s\n' "GLIBC_$GLIBC" "$newest" | sort -V | tail -n 1)" != "GLIBC_$GLIBC" ]]; then
+        echo "dist-all.sh: $file needs $newest, newer than GLIBC_$GLIBC" >&2
+        exit 1
+    fi
+    echo "$file: newest symbol version $newest"
+}
+
+# Fails unless the musl library FILE needs no shared library but musl's libc.so.
+check_musl_needs() {
+    local file="$1" needed
+    needed="$(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | tr '\n' ' ')"
+    if [[ "$needed" != "libc.so " ]]; then
+        echo "dist-all.sh: $file needs [$needed], not only libc.so" >&2
+        exit 1
+    fi
+    echo "$file: needs only libc.so"
+}
+
+# The abi3 wheel for TARGET into $out, tagged with its POLICY.
+build_wheel() {
+    local target="$1"
+    (cd python && "${same_wrappers[@]}" maturin build --release --zig --target "$target" \
+        --compatibility "${POLICY[$target]}" --out "$out")
+}
+
+# The checks of a library built for TARGET.
+check_library() {
+    local target="$1" file="$2"
+    check_no_static_tls "$file"
+    case "$target" in
+        *-gnu) check_glibc_symbols "$file" ;;
+        *-musl) check_musl_needs "$file" ;;
+    esac
+}
+
+addons=()
+for target in "${targets[@]}"; do
+    platform="${PLATFORM[$target]}"
+    zig_target="$target"
+    [[ "$target" == *-gnu ]] && zig_target+=".$GLIBC"
+    # A musl cdylib must link the C library dynamically (rustc links musl statically by default);
+    # set for the target, it reaches the addon's build and maturin's alike.
+    if [[ "$target" == *-musl ]]; then
+        export "CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$target")_RUSTFLAGS=-C target-feature=-crt-static"
+    fi
+
+    timed "addon $platform" "${same_wrappers[@]}" cargo zigbuild --release --locked -p fsnative-node --target "$zig_target"
+    addon="$stage/addons/fsnative.$platform.node"
+    cp "target/$target/release/libfsnative_node.so" "$addon"
+    check_library "$target" "$addon"
+    addons+=(--addon "$platform=$addon")
+
+    timed "wheel ${TAG[$target]}" build_wheel "$target"
+    wheel="$(ls "$out"/fsnative-*"${TAG[$target]}"*.whl)"
+    check_wheel_tag "$wheel" "${TAG[$target]}"
+    check_library "$target" "$(wheel_module "$wheel" "$stage/wheel-${TAG[$target]}")"
+done
+
+echo "== npm packages and sdist"
+stage_rust_sources "$stage/node-rust" node
+node npm/scripts/pack.js "${addons[@]}" --rust-sources "$stage/node-rust" --stage "$stage" --out "$out"
+build_sdist "$out" "$stage/python-sdist"
+
+echo "== dist/all/ (seconds per step in ${times#"$repo"/})"
+ls -l "$out"
+column -t "$times"
