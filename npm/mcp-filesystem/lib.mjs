@@ -76,7 +76,10 @@ export async function searchFilesWithValidation(rootPath, pattern, allowedDirect
     if (error?.code === 'OUTSIDE_SANDBOX' || !box) return [];
     throw error;
   }
-  const found = result.entries.map((entry) => path.join(rootPath, entry.relativePath));
+  // path.join(rootPath, relative) without normalising each of the (clean) relative paths again:
+  // on answers of 10,000 paths that took a third of the call.
+  const prefix = path.join(rootPath, path.sep);
+  const found = result.entries.map((entry) => prefix + entry.relativePath);
   if (result.truncated === 'limit') {
     found.push(`[search_files stopped at ${found.length} of ${result.total} matches (result cap); narrow the pattern or add excludePatterns]`);
   } else if (result.truncated) {
