@@ -36,6 +36,12 @@ const PURGE_INTERVAL_MS: u64 = 3_600_000;
 /// Names in the `meta` database.
 const PROFILE: &str = "profile";
 const LAST_PURGE: &str = "last_purge";
+const FORMAT: &str = "format";
+
+/// The layout of the databases this version writes and reads. A store written by a later
+/// layout is refused at open; one without the key is of this layout (stores written before
+/// the key existed have it).
+const FORMAT_VERSION: u64 = 1;
 
 /// The open databases of this process, by canonical directory.
 static OPEN: Mutex<Vec<(PathBuf, Weak<Store>)>> = Mutex::new(Vec::new());
@@ -101,6 +107,15 @@ impl Store {
         let mut txn = env.write_txn().map_err(failed)?;
         let accesses = env.create_database(&mut txn, Some("accesses")).map_err(failed)?;
         let meta: Database<Str, Bytes> = env.create_database(&mut txn, Some("meta")).map_err(failed)?;
+        let format = meta.get(&txn, FORMAT).map_err(failed)?.map_or(FORMAT_VERSION, read_u64);
+        if format > FORMAT_VERSION {
+            let message = format!(
+                "frecency database {} has store format {format}, written by a newer fsnative; this one reads format {FORMAT_VERSION}: use a newer fsnative or another directory",
+                path.display()
+            );
+            return Err(Error::new(ErrorCode::InvalidArgument, message).with_path(path));
+        }
+        meta.put(&mut txn, FORMAT, &FORMAT_VERSION.to_le_bytes()).map_err(failed)?;
         let created = match meta.get(&txn, PROFILE).map_err(failed)? {
             Some(name) => FrecencyProfile::from_name(std::str::from_utf8(name).unwrap_or("")),
             None => {
