@@ -6,12 +6,12 @@
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
-use std::path::Path;
+use std::path::{Component, Path};
 
 use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
-use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptionsExt};
-use rustix::fs::{Mode, OFlags};
+use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use rustix::io::Errno;
 
 use super::validate::Roots;
 
@@ -23,15 +23,11 @@ pub(crate) struct RootDirs<'a> {
 }
 
 impl<'a> RootDirs<'a> {
-    /// Opens every root of `roots`.
+    /// Opens every root of `roots`, each by its canonical path with no symlink followed: a
+    /// root whose path has become a symlink since the sandbox resolved it (the root or a
+    /// directory above it swapped for a link to elsewhere) is refused, never followed.
     pub fn open(roots: &'a Roots) -> crate::Result<RootDirs<'a>> {
-        let dirs = roots
-            .paths()
-            .iter()
-            .map(|root| {
-                Dir::open_ambient_dir(root, ambient_authority()).map_err(|e| crate::Error::from_io(&e, root))
-            })
-            .collect::<crate::Result<_>>()?;
+        let dirs = roots.paths().iter().map(|root| open_root(root)).collect::<crate::Result<_>>()?;
         Ok(RootDirs { roots, dirs })
     }
 
@@ -64,6 +60,35 @@ impl<'a> RootDirs<'a> {
         let relative = if relative.as_os_str().is_empty() { Path::new(".") } else { relative };
         Ok(self.dirs[root].open_with(relative, &options)?.into_std().into())
     }
+}
+
+/// Opens the directory at the canonical path `root`, one name at a time from `/`, following
+/// no symlink.
+fn open_root(root: &Path) -> crate::Result<Dir> {
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    let failed = |err: rustix::io::Errno| crate::Error::from_io(&err.into(), root);
+    let mut dir = rustix::fs::open("/", flags, Mode::empty()).map_err(failed)?;
+    for component in root.components() {
+        let Component::Normal(name) = component else { continue };
+        dir = match rustix::fs::openat(&dir, name, flags, Mode::empty()) {
+            Ok(next) => next,
+            Err(err) if err == Errno::LOOP || err == Errno::NOTDIR => {
+                let link = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
+                    .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink);
+                if !link {
+                    return Err(failed(err));
+                }
+                let message = format!(
+                    "root {}: a symlink now stands on its path ({}), which the sandbox does not follow",
+                    root.display(),
+                    name.to_string_lossy()
+                );
+                return Err(crate::Error::new(crate::ErrorCode::OutsideSandbox, message).with_path(root));
+            }
+            Err(err) => return Err(failed(err)),
+        };
+    }
+    Ok(Dir::from_std_file(File::from(dir)))
 }
 
 fn follow_symlinks(follow: bool) -> FollowSymlinks {
