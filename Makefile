@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke
+.PHONY: soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -31,7 +31,7 @@ demo-python: $(if $(NO_DIST),,dist)
 test:
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds
+test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds soak-smoke
 
 ## Lints, then the Rust tests (both debug: one chain, one target directory).
 rust-checks: lint
@@ -86,6 +86,11 @@ test-python-suite: python-venv
 
 test-python-installs: python-venv
 	./python/dev.sh pytest test_dist_install.py
+
+## A minute of bench/soak.py: the warm index under churn and 4 searching threads, every answer
+## about a change checked; `python bench/soak.py --seconds 1800` is the long run.
+soak-smoke: python-venv
+	.venv/bin/python bench/soak.py --seconds 60
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

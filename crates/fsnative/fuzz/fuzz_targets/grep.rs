@@ -4,11 +4,11 @@
 use fsnative::{CaseMode, GrepRequest, OneOrMany, Sandbox};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "input.rs"]
+mod input;
+
 fuzz_target!(|data: &[u8]| {
-    let Some((&flags, rest)) = data.split_first() else { return };
-    let split = rest.iter().position(|&b| b == 0xff).unwrap_or(rest.len());
-    let Ok(pattern) = std::str::from_utf8(&rest[..split]) else { return };
-    let contents = rest.get(split + 1..).unwrap_or(&[]);
+    let Some((flags, pattern, contents)) = input::flags_pattern_contents(data) else { return };
     let dir = tempfile::tempdir().expect("temp dir");
     std::fs::write(dir.path().join("input.txt"), contents).expect("write");
     let sandbox = Sandbox::new([dir.path()]).expect("sandbox");
