@@ -44,9 +44,7 @@ impl Stamp {
         if racy(stat, now) {
             return Stamp::UNKNOWN;
         }
-        let mut hasher = blake3::Hasher::new();
-        feed(&mut hasher, stat);
-        Stamp::finish(&hasher)
+        Stamp::finish(mix(0, stat))
     }
 
     /// The stamp of the open file or directory `fd`, taken now.
@@ -59,11 +57,9 @@ impl Stamp {
         self != Stamp::UNKNOWN && self == now
     }
 
-    fn finish(hasher: &blake3::Hasher) -> Stamp {
-        let bytes = hasher.finalize();
-        let value = u64::from_le_bytes(bytes.as_bytes()[..8].try_into().unwrap_or_default());
+    fn finish(hash: u64) -> Stamp {
         // 0 and 1 mean something else.
-        Stamp(value.max(2))
+        Stamp(hash.max(2))
     }
 }
 
@@ -76,7 +72,20 @@ fn signed<T: Into<i64>>(field: T) -> i64 {
     field.into()
 }
 
-fn feed(hasher: &mut blake3::Hasher, stat: &Stat) {
+/// Folds the fields of `stat` into `hash`: each field multiplied, 64 by 64 bits, with an odd
+/// constant after a key of its own is mixed in, and the product's halves folded (as wyhash
+/// does). Stable across builds and platforms: stamps are stored.
+fn mix(mut hash: u64, stat: &Stat) -> u64 {
+    const KEYS: [u64; 8] = [
+        0xa076_1d64_78bd_642f,
+        0xe703_7ed1_a0b4_28db,
+        0x8ebc_6af0_9c88_c6e3,
+        0x5899_65cc_7537_4cc3,
+        0x1d8e_4e27_c47d_124f,
+        0x9e37_79b9_7f4a_7c15,
+        0xbf58_476d_1ce4_e5b9,
+        0x94d0_49bb_1331_11eb,
+    ];
     let fields: [u64; 8] = [
         unsigned(stat.st_dev),
         unsigned(stat.st_ino),
@@ -87,9 +96,11 @@ fn feed(hasher: &mut blake3::Hasher, stat: &Stat) {
         signed(stat.st_ctime) as u64,
         unsigned(stat.st_ctime_nsec),
     ];
-    for field in fields {
-        hasher.update(&field.to_le_bytes());
+    for (field, key) in fields.into_iter().zip(KEYS) {
+        let product = u128::from(hash ^ field ^ key) * u128::from(key | 1);
+        hash = (product as u64) ^ ((product >> 64) as u64);
     }
+    hash
 }
 
 /// The inode changed within a tick of its file system's clock before `now` (or in the future).
@@ -122,7 +133,7 @@ impl DirStamps {
 
 /// The stamp of the ignore files of the directory `dir`: which are there, and each one's stamp.
 fn ignore_stamp(dir: BorrowedFd<'_>, now: SystemTime) -> Stamp {
-    let mut hasher = blake3::Hasher::new();
+    let mut hash = 0u64;
     let mut any = false;
     for (index, name) in IGNORE_FILES.iter().enumerate() {
         let stat = match name.split_once('/') {
@@ -139,11 +150,10 @@ fn ignore_stamp(dir: BorrowedFd<'_>, now: SystemTime) -> Stamp {
             return Stamp::UNKNOWN;
         }
         any = true;
-        hasher.update(&(index as u64).to_le_bytes());
-        feed(&mut hasher, &stat);
+        hash = mix(hash ^ (index as u64 + 1), &stat);
     }
     if any {
-        Stamp::finish(&hasher)
+        Stamp::finish(hash)
     } else {
         Stamp::NO_IGNORES
     }

@@ -10,8 +10,8 @@
 //! ```
 //!
 //! Decoding reads through the file once, hashing as it goes, and bounds every count by the
-//! bytes left, so a damaged file never makes it allocate more than the file's size. What it
-//! decodes is used only once the checksum at the end matched and every entry checked out.
+//! bytes left, so a damaged count never makes it allocate more than what the file holds. What
+//! it decodes is used only once the checksum at the end matched and every entry checked out.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -32,6 +32,8 @@ pub(super) const FORMAT: u32 = 1;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bytes of the checksum that ends a store.
 const CHECKSUM: u64 = 32;
+/// The most entries of a root made room for before they are read.
+const PREALLOCATED: usize = 1 << 16;
 
 /// What a store was built for: it is used only for the same.
 pub(super) struct Identity<'a> {
@@ -167,28 +169,62 @@ fn encode_content<W: Write>(out: &mut Out<W>, content: Content, stamp: Stamp) ->
     out.fixed(stamp.0)
 }
 
-/// A reader that hashes what it reads and knows how many bytes are left before the checksum.
+/// A reader that hashes what it reads, a block at a time, and knows how many bytes are left
+/// before the checksum.
 struct In<R: Read> {
     inner: R,
     hasher: blake3::Hasher,
+    block: Box<[u8]>,
+    /// The bytes of `block` not handed out yet.
+    start: usize,
+    end: usize,
+    /// Bytes before the checksum not handed out yet...
     left: u64,
+    /// ...and not read into a block yet.
+    unread: u64,
 }
 
 /// Why a store is not used, in words for the index's status.
 type Refusal = String;
 
 const TRUNCATED: &str = "truncated";
+/// Bytes read (and hashed) at a time.
+const BLOCK: usize = 256 * 1024;
 
 impl<R: Read> In<R> {
+    fn new(inner: R, left: u64) -> In<R> {
+        let block = vec![0; BLOCK].into_boxed_slice();
+        In { inner, hasher: blake3::Hasher::new(), block, start: 0, end: 0, left, unread: left }
+    }
+
+    /// Reads the next block (none past the checksum).
+    fn refill(&mut self) -> Result<(), Refusal> {
+        let want = self.block.len().min(usize::try_from(self.unread).unwrap_or(usize::MAX));
+        let block = &mut self.block[..want];
+        self.inner.read_exact(block).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => TRUNCATED.to_owned(),
+            _ => format!("unreadable: {e}"),
+        })?;
+        self.hasher.update(block);
+        self.unread -= want as u64;
+        (self.start, self.end) = (0, want);
+        Ok(())
+    }
+
     fn bytes(&mut self, buffer: &mut [u8]) -> Result<(), Refusal> {
         if buffer.len() as u64 > self.left {
             return Err(TRUNCATED.to_owned());
         }
-        self.inner.read_exact(buffer).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => TRUNCATED.to_owned(),
-            _ => format!("unreadable: {e}"),
-        })?;
-        self.hasher.update(buffer);
+        let mut filled = 0;
+        while filled < buffer.len() {
+            if self.start == self.end {
+                self.refill()?;
+            }
+            let take = (buffer.len() - filled).min(self.end - self.start);
+            buffer[filled..filled + take].copy_from_slice(&self.block[self.start..self.start + take]);
+            self.start += take;
+            filled += take;
+        }
         self.left -= buffer.len() as u64;
         Ok(())
     }
@@ -247,7 +283,7 @@ pub(super) fn decode<R: Read>(
     let Some(left) = len.checked_sub(CHECKSUM) else {
         return Err(TRUNCATED.to_owned());
     };
-    let mut input = In { inner: input, hasher: blake3::Hasher::new(), left };
+    let mut input = In::new(input, left);
     let mut magic = [0; 8];
     input.bytes(&mut magic)?;
     if &magic != MAGIC {
@@ -358,7 +394,8 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
     let (root_skips, root_stamps) = decode_dir(input)?;
     // An entry takes at least three bytes: its shared prefix, its name's length, its kind.
     let count = input.count(3)?;
-    let mut entries: Vec<Entry> = Vec::with_capacity(count);
+    // Grown as entries are read: a damaged count costs no more than the entries there are.
+    let mut entries: Vec<Entry> = Vec::with_capacity(count.min(PREALLOCATED));
     let mut ignores = HashMap::new();
     // The directories holding the entry being read, outermost first (positions in `entries`).
     let mut open: Vec<usize> = Vec::new();

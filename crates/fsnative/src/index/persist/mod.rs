@@ -17,7 +17,7 @@ mod check;
 mod format;
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -122,7 +122,7 @@ impl Store {
         };
         let len = file.metadata().map_err(|e| format!("unreadable: {e}"))?.len();
         let identity = format::Identity { roots, options };
-        let (trees, signatures) = format::decode(BufReader::with_capacity(256 * 1024, file), len, &identity)?;
+        let (trees, signatures) = format::decode(file, len, &identity)?;
         Ok((trees, signatures, len))
     }
 
