@@ -14,6 +14,13 @@ export interface IndexOptions {
   content?: boolean;
   /** Index `/` or a directory holding the home directory (refused otherwise). Default `false`. */
   allowHome?: boolean;
+  /**
+   * A directory to keep the index in between runs: loaded at start and checked against the
+   * tree (what changed meanwhile is read again before the first answer) instead of reading
+   * every file; written after the first build, after large changes and on `close()`.
+   * `indexStatus().store` says whether it was loaded. Default: none.
+   */
+  persist?: string;
 }
 
 /** A snapshot of a sandbox's warm index (`Sandbox.indexStatus`). */
@@ -48,4 +55,12 @@ export interface IndexStatus {
   searches: number;
   /** Why the index failed, or null. */
   error: string | null;
+  /** With `persist`: `'loaded'`, or `'rebuilt: '` and why the store was not used; null without. */
+  store: string | null;
+  /** Why the last write of the store failed (the store on disk is the one before), or null. */
+  storeError: string | null;
+  /** Size in bytes of the store last loaded or written. */
+  storeBytes: number;
+  /** Files and directories the check at load found changed while no index watched them. */
+  storeChanges: number;
 }

@@ -63,7 +63,8 @@ async function execute(vector, base, args, indexed) {
   const given = substitute(vector.sandbox_options ?? {}, base);
   const options = Object.fromEntries(Object.entries(given).map(([key, value]) => [native.snakeToCamel(key), value]));
   return outcomeOf(async () => {
-    const sandbox = new Sandbox(roots, indexed ? { ...options, index: true } : options);
+    // A vector's own index options stand in both modes.
+    const sandbox = new Sandbox(roots, indexed ? { index: true, ...options } : options);
     try {
       if (indexed) {
         const ready = await sandbox.waitForIndex(INDEX_READY_TIMEOUT_MS);

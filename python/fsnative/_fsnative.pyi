@@ -58,7 +58,7 @@ __version__: str
 ERROR_CODES: tuple[str, ...]
 INDEX_DEFAULTS: dict[str, Any]
 """The core's defaults of the index options (``max_files``, ``max_memory``, ``content``,
-``allow_home``), which :class:`fsnative.IndexOptions` shows."""
+``allow_home``, ``persist``), which :class:`fsnative.IndexOptions` shows."""
 
 _FsPath: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 _SearchPath: TypeAlias = str | os.PathLike[str]
@@ -66,7 +66,7 @@ _OneOrMany: TypeAlias = str | Sequence[str]
 _CaseMode: TypeAlias = Literal["sensitive", "insensitive", "smart"]
 _SortOrder: TypeAlias = Literal["path", "mtime", "frecency", "none"]
 _EntryKind: TypeAlias = Literal["files", "dirs", "all"]
-_Index: TypeAlias = bool | IndexOptions | Mapping[str, int | bool | None] | None
+_Index: TypeAlias = bool | IndexOptions | Mapping[str, int | bool | str | os.PathLike[str] | None] | None
 _Frecency: TypeAlias = str | os.PathLike[str] | bool | Mapping[str, str | os.PathLike[str] | None] | None
 _Thesaurus: TypeAlias = str | os.PathLike[str] | Mapping[str, Any] | None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 from fsnative import _fsnative
@@ -24,12 +25,17 @@ class IndexOptions:
             but not read into the content prefilter (they are searched, never ruled out).
         content: Build the content prefilter (else the index holds the file list only).
         allow_home: Index ``/`` or a directory holding the home directory (refused otherwise).
+        persist: A directory to keep the index in between runs: loaded at start and checked
+            against the tree (what changed meanwhile is read again before the first answer)
+            instead of reading every file; written after the first build, after large changes
+            and on ``close()``. ``index_status().store`` says whether it was loaded.
     """
 
     max_files: int = _DEFAULTS["max_files"]
     max_memory: int = _DEFAULTS["max_memory"]
     content: bool = _DEFAULTS["content"]
     allow_home: bool = _DEFAULTS["allow_home"]
+    persist: str | os.PathLike[str] | None = _DEFAULTS["persist"]
 
     def __init__(
         self,
@@ -38,11 +44,13 @@ class IndexOptions:
         max_memory: int = _DEFAULTS["max_memory"],
         content: bool = _DEFAULTS["content"],
         allow_home: bool = _DEFAULTS["allow_home"],
+        persist: str | os.PathLike[str] | None = _DEFAULTS["persist"],
     ) -> None:
         object.__setattr__(self, "max_files", max_files)
         object.__setattr__(self, "max_memory", max_memory)
         object.__setattr__(self, "content", content)
         object.__setattr__(self, "allow_home", allow_home)
+        object.__setattr__(self, "persist", persist)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as the dict ``Sandbox(roots, index=...)`` also takes."""

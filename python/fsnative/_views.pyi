@@ -360,6 +360,20 @@ class IndexStatus(_Record):
     error: Final[str | None]
     """Why the index failed, or None."""
 
+    store: Final[str | None]
+    """With ``persist``: ``"loaded"`` (the store was loaded and checked against the tree), or
+    ``"rebuilt: "`` and why the store was not used (none yet, truncated, corrupt, another
+    version, other roots or options); None without ``persist``."""
+
+    store_error: Final[str | None]
+    """Why the last write of the store failed (the store on disk is the one before), or None."""
+
+    store_bytes: Final[int]
+    """Size in bytes of the store last loaded or written."""
+
+    store_changes: Final[int]
+    """Files and directories the check at load found changed while no index watched them."""
+
 @final
 class ThesaurusStatus(_Record):
     """A snapshot of a sandbox's thesaurus (:meth:`Sandbox.thesaurus_status`)."""

@@ -44,6 +44,8 @@ def small(tmp_path: Path) -> Path:
         ({"max_memory": -1}, "index.max_memory", "Sandbox option `index.max_memory` must be a non-negative integer, not -1"),
         ({"content": "yes"}, "index.content", 'Sandbox option `index.content` must be a boolean, not "yes"'),
         (IndexOptions(allow_home=1), "index.allow_home", "Sandbox option `index.allow_home` must be a boolean, not 1"),  # type: ignore[arg-type]
+        ({"persist": ""}, "index.persist", 'Sandbox option `index.persist` must be a non-empty path string, not ""'),
+        (IndexOptions(persist=3), "index.persist", "Sandbox option `index.persist` must be a non-empty path string, not 3"),  # type: ignore[arg-type]
         ({"maxFiles": 5}, "index.maxFiles", "unknown Sandbox option `index.maxFiles` (did you mean `index.max_files`?)"),
         ({"max_files": {5}}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not set"),
         ("yes", "index", 'Sandbox option `index` must be a boolean or an object of index options, not "yes"'),
@@ -67,7 +69,7 @@ def test_an_unknown_keyword_is_a_python_calling_mistake(small: Path) -> None:
 def test_index_options_are_frozen_keyword_only_and_show_the_core_defaults() -> None:
     options = IndexOptions()
     assert (options.max_files, options.max_memory) == (1_000_000, 512 << 20)
-    assert (options.content, options.allow_home) == (True, False)
+    assert (options.content, options.allow_home, options.persist) == (True, False, None)
     assert repr(IndexOptions(max_files=5)).startswith("IndexOptions(max_files=5, max_memory=536870912")
     assert options.to_dict() == fsnative._fsnative.INDEX_DEFAULTS
     with pytest.raises(TypeError):
@@ -112,6 +114,30 @@ def test_status_once_ready(small: Path) -> None:
         assert [entry.relative_path for entry in sandbox.glob("**/*.md").entries] == ["sub/deep/c.md"]
         status = sandbox.index_status()
         assert status is not None and status.searches == 2, "both searches were answered from the index"
+
+
+def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: Path) -> None:
+    root, store = tmp_path / "root", tmp_path / "store"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("alpha common\n", encoding="utf-8")
+    (root / "sub" / "b.txt").write_text("beta common\n", encoding="utf-8")
+    with indexed(root, IndexOptions(persist=store)) as first:
+        status = first.index_status()
+        assert status is not None and status.store == "rebuilt: no store yet"
+    status = first.index_status()
+    assert status is not None and status.store_error is None
+    (root / "sub" / "b.txt").write_text("beta changed_while_down\n", encoding="utf-8")
+    (root / "new.txt").write_text("changed_while_down\n", encoding="utf-8")
+    (root / "a.txt").unlink()
+    with indexed(root, {"persist": str(store)}) as second:
+        status = second.index_status()
+        assert status is not None and status.store == "loaded", status.to_dict()
+        assert status.store_bytes > 0 and status.store_changes > 0
+        found = second.grep("changed_while_down")
+        assert [file.relative_path for file in found.files] == ["new.txt", "sub/b.txt"]
+        assert [entry.relative_path for entry in second.glob("**/*.txt").entries] == ["new.txt", "sub/b.txt"]
+        status = second.index_status()
+        assert status is not None and status.searches == 2, "answered from the loaded index"
 
 
 def test_without_content_the_files_are_listed_not_read(small: Path) -> None:

@@ -71,7 +71,9 @@ def execute(vector: dict[str, Any], base: str, args: dict[str, Any], indexed: bo
     ``indexed``: on a sandbox with a warm index, ready first, and closed after."""
     roots = [fixture_path(base, root) for root in vector.get("roots", ["root"])]
     options = substitute(vector.get("sandbox_options", {}), base)
-    with Sandbox(roots, index=indexed, **options) as sandbox:
+    # A vector's own index options stand in both modes.
+    options.setdefault("index", indexed)
+    with Sandbox(roots, **options) as sandbox:
         if indexed:
             ready = sandbox.wait_for_index(timeout=INDEX_READY_TIMEOUT)
             assert ready, f"the index is not ready: {sandbox.index_status()!r}"

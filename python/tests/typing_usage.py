@@ -121,11 +121,15 @@ def indexed(root: Path) -> None:
             assert_type(status.files + status.dirs + status.memory_bytes + status.content_pending, int)
             assert_type(status.list_ms, float | None)
             assert_type(status.error, str | None)
+            assert_type(status.store, str | None)
+            assert_type(status.store_bytes + status.store_changes, int)
             assert_type(status.to_dict(), dict[str, Any])
     options = IndexOptions(max_files=200_000, max_memory=1 << 28, content=False, allow_home=False)
     assert_type(options.max_files, int)
     Sandbox([root], index=options).close()
     Sandbox([root], index={"max_files": 10, "content": True}).close()
+    Sandbox([root], index=IndexOptions(persist=root.parent / "store")).close()
+    Sandbox([root], index={"persist": str(root.parent / "store")}).close()
     Sandbox([root], index=None).close()
     IndexOptions(10)  # type: ignore[call-arg]
     Sandbox([root], index="yes")  # type: ignore[arg-type]

@@ -479,6 +479,14 @@ view! {
         searches,
         /// Why the index failed, or None.
         error,
+        /// With `persist`: `"loaded"`, or `"rebuilt: "` and why the store was not used.
+        store,
+        /// Why the last write of the store failed, or None.
+        store_error,
+        /// Size in bytes of the store last loaded or written.
+        store_bytes,
+        /// Files and directories the check at load found changed while nothing watched.
+        store_changes,
     }
 
     fn __repr__(&self) -> String {

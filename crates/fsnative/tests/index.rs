@@ -10,68 +10,15 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
-use fsnative::{
-    GlobRequest, GlobResult, GrepRequest, GrepResult, IndexOptions, IndexState, OutputMode, Sandbox,
-};
+use fsnative::{GrepRequest, IndexOptions, IndexState, Sandbox};
+
+mod support;
+use support::{assert_same, grep, move_in, move_out, questions, seed};
 
 fn indexed(root: &Path) -> Sandbox {
     let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
     sandbox
-}
-
-fn grep(sandbox: &Sandbox, request: &GrepRequest) -> GrepResult {
-    let mut result = sandbox.grep(request).unwrap();
-    result.stats.elapsed_ms = 0.0;
-    result
-}
-
-fn glob(sandbox: &Sandbox, request: &GlobRequest) -> GlobResult {
-    let mut result = sandbox.glob(request).unwrap();
-    result.stats.elapsed_ms = 0.0;
-    result
-}
-
-/// The questions each round asks both sandboxes.
-fn questions(token: &str) -> (Vec<GrepRequest>, Vec<GlobRequest>) {
-    let greps = vec![
-        GrepRequest::new(token),
-        GrepRequest { mode: OutputMode::Count, ..GrepRequest::new(format!("{token}|absent_literal")) },
-        GrepRequest { mode: OutputMode::Files, ..GrepRequest::new("common") },
-        GrepRequest::new("no such text anywhere"),
-        GrepRequest { limit: Some(3), ..GrepRequest::new("common") },
-    ];
-    let globs = vec![GlobRequest::new("**"), GlobRequest::new("**/*.txt")];
-    (greps, globs)
-}
-
-fn assert_same(indexed: &Sandbox, plain: &Sandbox, token: &str, round: &str) {
-    let (greps, globs) = questions(token);
-    for request in &greps {
-        assert_eq!(grep(indexed, request), grep(plain, request), "{round}: grep {:?}", request.patterns);
-    }
-    for request in &globs {
-        assert_eq!(glob(indexed, request), glob(plain, request), "{round}: glob {:?}", request.patterns);
-    }
-}
-
-fn seed(root: &Path) {
-    for d in 0..4 {
-        let dir = root.join(format!("d{d}"));
-        std::fs::create_dir_all(dir.join("deep")).unwrap();
-        for f in 0..5 {
-            std::fs::write(dir.join(format!("f{f}.txt")), format!("common line\nfile {d} {f}\n")).unwrap();
-        }
-        std::fs::write(dir.join("deep/x.rs"), "fn common() {}\n").unwrap();
-    }
-    std::fs::write(root.join(".gitignore"), "ignored/\n*.log\n").unwrap();
-    std::fs::create_dir(root.join("ignored")).unwrap();
-    std::fs::write(root.join("ignored/a.txt"), "common\n").unwrap();
-    std::fs::write(root.join("bin.dat"), b"common\0binary\n").unwrap();
-    // Binary only far in: a search reports what comes before its NUL.
-    let mut late = "common early text\n".repeat(6000).into_bytes();
-    late.extend_from_slice(b"\0after the nul zebra\n");
-    std::fs::write(root.join("late.bin"), late).unwrap();
 }
 
 #[test]
@@ -126,18 +73,10 @@ fn every_kind_of_change_is_seen_by_the_very_next_search() {
                 std::os::unix::fs::symlink(if round % 20 == 5 { "f4.txt" } else { "deep" }, &link).unwrap();
             }
             // A directory moved in from outside, with contents.
-            6 => {
-                let staged = outside.join(format!("m{round}"));
-                std::fs::create_dir_all(staged.join("inner")).unwrap();
-                std::fs::write(staged.join("inner/moved.txt"), format!("{token}\n")).unwrap();
-                std::fs::rename(&staged, d.join(format!("m{round}"))).unwrap();
-            }
+            6 => move_in(&outside, &d, round, &token),
             // A directory moved out.
             7 => {
-                let previous = root.join(format!("d{}", (round - 1) % 4)).join(format!("m{}", round - 1));
-                if previous.exists() {
-                    std::fs::rename(&previous, outside.join(format!("gone{round}"))).unwrap();
-                }
+                move_out(&root, &outside, round);
                 std::fs::write(d.join(format!("after{round}.txt")), format!("{token}\n")).unwrap();
                 let _ = std::fs::remove_file(dir_of(earlier).join(format!("after{earlier}.txt")));
             }

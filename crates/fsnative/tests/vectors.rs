@@ -67,7 +67,8 @@ impl Mode {
         match self {
             Mode::Plain => Ok(Sandbox::with_options(roots, &options)?),
             Mode::Indexed => {
-                options.index = Some(IndexOptions::default());
+                // A vector's own index options stand in both modes.
+                options.index.get_or_insert_with(IndexOptions::default);
                 let sandbox = Sandbox::with_options(roots, &options)?;
                 if !sandbox.wait_for_index(Some(INDEX_READY_TIMEOUT)) {
                     return Err(format!("INDEX_NOT_READY: {:?}", sandbox.index_status()).into());

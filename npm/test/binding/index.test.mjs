@@ -45,6 +45,8 @@ describe('index options', () => {
       [{ index: { maxMemory: -1 } }, 'index.maxMemory', /must be a non-negative integer, not -1$/],
       [{ index: { content: 'yes' } }, 'index.content', /must be a boolean, not "yes"$/],
       [{ index: { allowHome: 1 } }, 'index.allowHome', /must be a boolean, not 1$/],
+      [{ index: { persist: '' } }, 'index.persist', /must be a non-empty path string, not ""$/],
+      [{ index: { persist: 3 } }, 'index.persist', /must be a non-empty path string, not 3$/],
       [{ index: { max_files: 5 } }, 'index.max_files', /\(did you mean `index.maxFiles`\?\)$/],
       [{ index: 'yes' }, 'index', /^Sandbox option `index` must be a boolean or an object of index options, not "yes"$/],
       [{ indx: true }, 'indx', /^unknown Sandbox option `indx` \(did you mean `index`\?\)$/],
@@ -82,8 +84,10 @@ describe('the index', () => {
     const status = sandbox.indexStatus();
     assert.deepEqual(Object.keys(status).sort(), [
       'bytes', 'contentFiles', 'contentMs', 'contentPending', 'dirs', 'error', 'files', 'listMs',
-      'memoryBytes', 'rescans', 'searches', 'state', 'unwatchedDirs', 'watchedDirs', 'watching',
+      'memoryBytes', 'rescans', 'searches', 'state', 'store', 'storeBytes', 'storeChanges', 'storeError',
+      'unwatchedDirs', 'watchedDirs', 'watching',
     ]);
+    assert.equal(status.store, null, 'no store without persist');
     assert.equal(status.state, 'ready');
     assert.equal(status.files, 3);
     assert.equal(status.dirs, 2);
@@ -150,6 +154,32 @@ describe('the index', () => {
     const walked = await sandbox.grep({ pattern: 'common' });
     assert.deepEqual(walked.files, before.files);
     assert.equal(sandbox.indexStatus().searches, 1, 'only the search before close() read the index');
+  });
+
+  test('persists: a restart loads the store and finds what changed while it was down', async () => {
+    const tree = makeTree({ 'a.txt': 'alpha common\n', 'sub/b.txt': 'beta common\n' });
+    const store = makeTree({});
+    try {
+      const first = await indexed(tree, { persist: store });
+      assert.equal(first.indexStatus().store, 'rebuilt: no store yet');
+      first.close();
+      assert.equal(first.indexStatus().storeError, null);
+      fs.writeFileSync(path.join(tree, 'sub/b.txt'), 'beta changed_while_down\n');
+      fs.writeFileSync(path.join(tree, 'new.txt'), 'changed_while_down\n');
+      fs.rmSync(path.join(tree, 'a.txt'));
+      const second = await indexed(tree, { persist: store });
+      const status = second.indexStatus();
+      assert.equal(status.store, 'loaded');
+      assert.ok(status.storeBytes > 0 && status.storeChanges > 0, JSON.stringify(status));
+      const found = await second.grep({ pattern: 'changed_while_down' });
+      assert.deepEqual(found.files.map((file) => file.relativePath), ['new.txt', 'sub/b.txt']);
+      assert.deepEqual(second.globSync({ pattern: '**/*.txt' }).entries.map((entry) => entry.relativePath), ['new.txt', 'sub/b.txt']);
+      assert.equal(second.indexStatus().searches, 2, 'answered from the loaded index');
+      second.close();
+    } finally {
+      removeTree(tree);
+      removeTree(store);
+    }
   });
 
   test('Symbol.dispose closes it', async () => {

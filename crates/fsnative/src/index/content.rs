@@ -16,7 +16,8 @@ use super::query::GramQuery;
 /// Smallest and largest signature sizes, in bits.
 const MIN_BITS_LOG2: u32 = 9;
 const MAX_BITS_LOG2: u32 = 16;
-const CLASSES: usize = (MAX_BITS_LOG2 - MIN_BITS_LOG2 + 1) as usize;
+/// Signature sizes (classes), smallest first.
+pub(super) const CLASSES: usize = (MAX_BITS_LOG2 - MIN_BITS_LOG2 + 1) as usize;
 
 /// Signature bits per distinct trigram (rounded up to a power of two): about 40 % of the bits
 /// of a small file's signature are set, about 20 % of a large one's. A file that passes the
@@ -123,6 +124,16 @@ pub(crate) struct Signatures {
 
 const SLOT_BITS: u32 = 28;
 
+/// The class of a slot number and the slot in it.
+pub(super) fn slot_parts(slot: u32) -> (usize, usize) {
+    ((slot >> SLOT_BITS) as usize, (slot & ((1 << SLOT_BITS) - 1)) as usize)
+}
+
+/// The words of one signature of class `class`.
+pub(super) fn class_words(class: usize) -> usize {
+    1 << (MIN_BITS_LOG2 as usize + class)
+}
+
 impl Default for Signatures {
     fn default() -> Signatures {
         let classes =
@@ -139,7 +150,7 @@ pub(crate) struct RuledOut {
 impl RuledOut {
     /// The query cannot match the file whose signature is in `slot`.
     pub fn contains(&self, slot: u32) -> bool {
-        let (class, index) = ((slot >> SLOT_BITS) as usize, (slot & ((1 << SLOT_BITS) - 1)) as usize);
+        let (class, index) = slot_parts(slot);
         self.classes[class].get(index / 64).is_some_and(|word| word >> (index % 64) & 1 == 1)
     }
 }
@@ -203,6 +214,37 @@ impl Signatures {
             })
             .collect();
         RuledOut { classes }
+    }
+
+    /// Each class's words, smallest class first, for storing.
+    pub fn words(&self) -> impl Iterator<Item = &[u64]> {
+        self.classes.iter().map(|class| class.words.as_slice())
+    }
+
+    /// Signatures from stored words (one vector per class, as [`Signatures::words`] gave them)
+    /// and the slots in use (one bit per slot, per class). The bits of slots not in use are
+    /// cleared, so a slot handed out again starts empty. `None` when the shapes do not fit.
+    pub fn restore(words: Vec<Vec<u64>>, used: Vec<Vec<u64>>) -> Option<Signatures> {
+        if words.len() != CLASSES || used.len() != CLASSES {
+            return None;
+        }
+        let mut classes = Vec::with_capacity(CLASSES);
+        for (index, (mut words, used)) in words.into_iter().zip(used).enumerate() {
+            let size = class_words(index);
+            if words.len() != used.len() * size {
+                return None;
+            }
+            let mut free = Vec::new();
+            for (chunk, &in_use) in used.iter().enumerate() {
+                if in_use != u64::MAX {
+                    words[chunk * size..(chunk + 1) * size].iter_mut().for_each(|word| *word &= in_use);
+                }
+                let base = (chunk * 64) as u32;
+                free.extend((0..64).rev().filter(|bit| in_use >> bit & 1 == 0).map(|bit| base + bit));
+            }
+            classes.push(Class { bits_log2: MIN_BITS_LOG2 + index as u32, words, used, free });
+        }
+        Some(Signatures { classes })
     }
 
     /// No signature is stored.

@@ -12,13 +12,16 @@
 //! holds, for fuzzy path search), `gram` (what a trigram is),
 //! `content` (trigram signatures),
 //! `query` (what a pattern requires), `watch` (inotify), `update` (listing and applying
-//! changes), `reader` (the background thread), `view` (what a search reads).
+//! changes), `reader` (the background thread), `view` (what a search reads), `stamp` (what
+//! an inode looked like when read), `persist` (the index kept on disk between runs).
 
 mod chars;
 mod content;
 mod gram;
+mod persist;
 mod query;
 mod reader;
+mod stamp;
 #[cfg(test)]
 mod tests;
 mod tree;
@@ -27,7 +30,7 @@ mod view;
 mod watch;
 
 use std::os::fd::OwnedFd;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
@@ -48,6 +51,7 @@ pub(crate) use tree::{Content, Kind};
 pub(crate) use view::{Prefilter, Unsearched, View};
 
 use content::Signatures;
+use persist::Store;
 use tree::Tree;
 use update::{Lister, Lists};
 use watch::{Changes, Watcher};
@@ -66,6 +70,10 @@ pub struct IndexOptions {
     pub content: bool,
     /// Index `/` or a directory holding the user's home directory (refused otherwise).
     pub allow_home: bool,
+    /// Keep the index in this directory between runs: loaded at start (and checked against
+    /// the tree) instead of reading the tree again, written after the first build, after
+    /// large changes and when the index closes.
+    pub persist: Option<PathBuf>,
 }
 
 /// Default of [`IndexOptions::max_files`].
@@ -80,6 +88,7 @@ impl Default for IndexOptions {
             max_memory: DEFAULT_INDEX_MAX_MEMORY,
             content: true,
             allow_home: false,
+            persist: None,
         }
     }
 }
@@ -146,6 +155,17 @@ pub struct IndexStatus {
     pub searches: u64,
     /// Why the index failed.
     pub error: Option<String>,
+    /// With `persist`: `"loaded"` (the store was loaded and checked against the tree) or
+    /// `"rebuilt: "` and why the store was not used (none yet, truncated, corrupt, another
+    /// version, other roots or options).
+    pub store: Option<String>,
+    /// Why the last write of the store failed, if it did (the store on disk is the one before).
+    pub store_error: Option<String>,
+    /// Size in bytes of the store last loaded or written.
+    pub store_bytes: u64,
+    /// Files and directories that the check at load found changed while no index watched
+    /// them (read or listed again before the first answer).
+    pub store_changes: u64,
 }
 
 /// What the index holds; guarded by the index's lock.
@@ -163,6 +183,10 @@ pub(crate) struct State {
     bytes: u64,
     list_ms: Option<f64>,
     content_ms: Option<f64>,
+    /// Changes (files read, directories listed) since the store was last written or loaded.
+    unsaved: u64,
+    /// When the store was last written or loaded unchanged.
+    last_save: Option<Instant>,
 }
 
 /// What the index's owner and its thread share.
@@ -180,6 +204,8 @@ pub(crate) struct Shared {
     progress: (Mutex<u64>, Condvar),
     started: Instant,
     no_match: NoMatch,
+    /// With `persist`: the store.
+    store: Option<Store>,
 }
 
 /// A sandbox's warm index; closing or dropping it stops its thread and watcher.
@@ -221,7 +247,10 @@ impl Index {
             bytes: 0,
             list_ms: None,
             content_ms: None,
+            unsaved: 0,
+            last_save: None,
         };
+        let store = options.persist.as_deref().map(Store::new);
         let shared = Arc::new(Shared {
             roots: roots.clone(),
             options,
@@ -232,6 +261,7 @@ impl Index {
             progress: (Mutex::new(0), Condvar::new()),
             started: Instant::now(),
             no_match,
+            store,
         });
         let worker = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
@@ -244,6 +274,18 @@ impl Index {
     /// A view to search from, with every change made so far applied; `None` while the index
     /// is not ready (the caller walks).
     pub fn view(&self) -> Option<View<'_>> {
+        {
+            // With nothing to apply, no write lock: searches run side by side, and beside a
+            // write of the store.
+            let state = self.shared.state.read().ok()?;
+            if state.state != IndexState::Ready {
+                return None;
+            }
+            if !state.watcher.as_ref().is_some_and(Watcher::behind) {
+                self.shared.searches.fetch_add(1, Ordering::Relaxed);
+                return Some(View::new(state));
+            }
+        }
         {
             let mut state = self.shared.state.write().ok()?;
             if state.state != IndexState::Ready {
@@ -308,6 +350,12 @@ impl Index {
         let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(thread) = thread {
             let _ = thread.join();
+            if let Some(store) = &self.shared.store {
+                let unsaved = self.shared.state.read().is_ok_and(|state| state.unsaved > 0);
+                if unsaved {
+                    store.save(&self.shared);
+                }
+            }
         }
         if let Ok(mut state) = self.shared.state.write() {
             state.state = IndexState::Closed;
@@ -347,6 +395,12 @@ impl Shared {
         };
         let options = index_walk_options();
         let control = Control::new(&CancelToken::new(), None);
+        let entries: usize = state.trees.iter().map(Tree::len).sum();
+        state.unsaved += if changes.overflow {
+            entries as u64
+        } else {
+            (changes.relist.len() + changes.rescan.len() + changes.touched.len()) as u64
+        };
         let State { trees, signatures, watcher, unread, .. } = state;
         let Some(watcher) = watcher.as_mut() else {
             return;
@@ -422,6 +476,13 @@ impl Shared {
         status.searches = self.searches.load(Ordering::Relaxed);
         status.list_ms = state.list_ms;
         status.content_ms = state.content_ms;
+        if let Some(store) = &self.store {
+            let report = store.report();
+            status.store = report.start;
+            status.store_error = report.error;
+            status.store_bytes = report.bytes;
+            status.store_changes = report.changes;
+        }
         status
     }
 }
@@ -444,6 +505,10 @@ impl IndexStatus {
             content_ms: None,
             searches: 0,
             error,
+            store: None,
+            store_error: None,
+            store_bytes: 0,
+            store_changes: 0,
         }
     }
 }

@@ -6,15 +6,17 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 
 use encoding_rs_io::DecodeReaderBytesBuilder;
+use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
 
-use super::content::Sketch;
-use super::tree::{Content, Kind};
+use super::content::{Signatures, Sketch};
+use super::stamp::Stamp;
+use super::tree::{Content, Kind, Tree};
 use super::update::Lister;
 use super::watch::Watcher;
 use super::{index_walk_options, IndexState, Shared, State};
@@ -32,6 +34,13 @@ const BATCH: usize = 128;
 const MAX_READ: u64 = 64 << 20;
 /// How long the thread sleeps when idle before it looks at the close flag again.
 const IDLE: Duration = Duration::from_millis(50);
+/// Once written, the store is written again (besides when the index closes) when this share
+/// of the entries changed...
+const RESAVE_SHARE: u64 = 10;
+/// ...or at least this many...
+const RESAVE_MIN: u64 = 1000;
+/// ...and no sooner than this after the last write.
+const RESAVE_INTERVAL: Duration = Duration::from_secs(60);
 
 /// The thread's body.
 pub(super) fn run(shared: &Shared) {
@@ -42,6 +51,7 @@ pub(super) fn run(shared: &Shared) {
     while !shared.closed.load(Ordering::Relaxed) {
         let read_some = shared.options.content && read_batch(shared, &mut scratch);
         if !read_some {
+            save_if_due(shared);
             wait_for_events(shared);
         }
         if let Ok(mut state) = shared.state.write() {
@@ -53,7 +63,8 @@ pub(super) fn run(shared: &Shared) {
 }
 
 /// Lists every root (watching each directory before it is listed, so nothing changed
-/// meanwhile is missed) and makes the index ready. False when it failed or was closed.
+/// meanwhile is missed), or loads the store and checks it, and makes the index ready. False
+/// when it failed or was closed.
 fn build(shared: &Shared) -> bool {
     let outcome = (|| {
         let mut watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
@@ -67,11 +78,22 @@ fn build(shared: &Shared) -> bool {
             watcher: &mut watcher,
             max_entries: shared.options.max_files,
         };
-        let mut trees = Vec::new();
-        for root in 0..shared.roots.paths().len() {
-            trees.push(lister.root(root).ok_or_else(|| shared.over_cap())?);
-        }
-        Ok((watcher, trees))
+        let loaded = match &shared.store {
+            Some(store) => store.load(shared, &mut lister).map_err(|()| shared.over_cap())?,
+            None => None,
+        };
+        let fresh = loaded.is_none();
+        let (trees, signatures) = match loaded {
+            Some(loaded) => loaded,
+            None => {
+                let mut trees = Vec::new();
+                for root in 0..shared.roots.paths().len() {
+                    trees.push(lister.root(root).ok_or_else(|| shared.over_cap())?);
+                }
+                (trees, Signatures::default())
+            }
+        };
+        Ok((watcher, trees, signatures, fresh))
     })();
     let Ok(mut state) = shared.state.write() else {
         return false;
@@ -80,16 +102,29 @@ fn build(shared: &Shared) -> bool {
         return false;
     }
     match outcome {
-        Ok((watcher, trees)) => {
+        Ok((watcher, trees, signatures, fresh)) => {
             if shared.options.content {
                 for (root, tree) in trees.iter().enumerate() {
-                    let files = tree.order().iter().filter(|&&id| tree.entry(id).kind == Kind::File);
-                    state.unread.extend(files.map(|&id| (root, id)));
+                    let unknown = |id: &&u32| {
+                        let entry = tree.entry(**id);
+                        entry.kind == Kind::File && entry.content == Content::Unknown
+                    };
+                    state.unread.extend(tree.order().iter().filter(unknown).map(|&id| (root, id)));
                 }
                 // Read in walk order: the first pages of a search come from the top.
                 state.unread.reverse();
             }
+            state.bytes = trees.iter().map(text_bytes).sum();
+            let changes = shared.store.as_ref().map_or(0, |store| store.report().changes);
+            // A store loaded without a change stands as written; anything else is written
+            // once the reading is done.
+            if fresh || changes > 0 {
+                state.unsaved = state.unsaved.max(1);
+            } else {
+                state.last_save = Some(Instant::now());
+            }
             state.trees = trees;
+            state.signatures = signatures;
             state.watcher = Some(watcher);
             state.state = IndexState::Ready;
             state.list_ms = Some(shared.started.elapsed().as_secs_f64() * 1000.0);
@@ -100,6 +135,34 @@ fn build(shared: &Shared) -> bool {
             shared.fail(&mut state, error);
             false
         }
+    }
+}
+
+/// Bytes of the files of `tree` read into the prefilter as text.
+fn text_bytes(tree: &Tree) -> u64 {
+    let size = |id: &u32| match tree.entry(*id).content {
+        Content::Text { size, .. } => size,
+        _ => 0,
+    };
+    tree.order().iter().map(size).sum()
+}
+
+/// Writes the store when it is due: with `persist`, once nothing waits to be read, after the
+/// first build (or a load that found changes), and after large changes.
+fn save_if_due(shared: &Shared) {
+    let Some(store) = &shared.store else { return };
+    let due = match shared.state.read() {
+        Ok(state) => {
+            let entries: u64 = state.trees.iter().map(|tree| tree.len() as u64).sum();
+            let large = (entries / RESAVE_SHARE).max(RESAVE_MIN);
+            let idle = state.unread.is_empty() && state.reading == 0;
+            let again = |last: Instant| state.unsaved >= large && last.elapsed() >= RESAVE_INTERVAL;
+            state.state == IndexState::Ready && idle && state.unsaved > 0 && state.last_save.is_none_or(again)
+        }
+        Err(_) => false,
+    };
+    if due {
+        store.save(shared);
     }
 }
 
@@ -133,6 +196,12 @@ enum Outcome {
     Text { size: u64, grams: Box<[u16]> },
     Measured { bytes: u64, binary_offset: Option<u64>, grams: Box<[u16]> },
     Opaque,
+}
+
+/// What reading a file gave, and its stamp taken before it was read.
+struct Scanned {
+    outcome: Outcome,
+    stamp: Stamp,
 }
 
 /// The reading thread's buffers, reused from file to file.
@@ -178,14 +247,15 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
     };
     let count = batch.len();
     let dirs = RootDirs::open(&shared.roots);
-    let read: Vec<(Unread, Outcome)> = batch
+    let read: Vec<(Unread, Scanned)> = batch
         .into_iter()
         .map(|file| {
-            let outcome = match &dirs {
-                Ok(dirs) => read_file(dirs, &file, shared.no_match, scratch).unwrap_or(Outcome::Opaque),
-                Err(_) => Outcome::Opaque,
+            let opaque = Scanned { outcome: Outcome::Opaque, stamp: Stamp::UNKNOWN };
+            let read = match &dirs {
+                Ok(dirs) => read_file(dirs, &file, shared.no_match, scratch).unwrap_or(opaque),
+                Err(_) => opaque,
             };
-            (file, outcome)
+            (file, read)
         })
         .collect();
     let Ok(mut state) = shared.state.write() else {
@@ -193,7 +263,8 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
     };
     // Zeroed meanwhile if the index failed or closed.
     state.reading = state.reading.saturating_sub(count);
-    for (file, outcome) in read {
+    state.unsaved += count as u64;
+    for (file, Scanned { outcome, stamp }) in read {
         let State { trees, signatures, bytes, .. } = &mut *state;
         let Some(tree) = trees.get_mut(file.root) else {
             break;
@@ -216,6 +287,7 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
             }
             _ => Content::Opaque,
         };
+        entry.stamp = stamp;
     }
     finish_reading(shared, &mut state);
     shared.notify();
@@ -245,11 +317,23 @@ fn read_file(
     file: &Unread,
     no_match: super::NoMatch,
     scratch: &mut Scratch,
-) -> io::Result<Outcome> {
+) -> io::Result<Scanned> {
     let relative = Path::new(std::ffi::OsStr::from_bytes(&file.path));
     let Some((mut handle, size)) = dirs.open_file(file.root, relative, false)? else {
-        return Ok(Outcome::Opaque);
+        return Ok(Scanned { outcome: Outcome::Opaque, stamp: Stamp::UNKNOWN });
     };
+    let stamp = Stamp::of_fd(handle.as_fd());
+    let outcome = read_content(&mut handle, size, no_match, scratch)?;
+    Ok(Scanned { outcome, stamp })
+}
+
+/// Reads the open file `handle` of `size` bytes into a sketch (see [`read_file`]).
+fn read_content(
+    handle: &mut File,
+    size: u64,
+    no_match: super::NoMatch,
+    scratch: &mut Scratch,
+) -> io::Result<Outcome> {
     if size > MAX_READ {
         return Ok(Outcome::Opaque);
     }
@@ -258,7 +342,7 @@ fn read_file(
     let mut has_nul = false;
     let mut bom = false;
     let mut first = true;
-    let total = read_pieces(&mut handle, buffer, MAX_READ + 1, |piece| {
+    let total = read_pieces(handle, buffer, MAX_READ + 1, |piece| {
         if std::mem::take(&mut first) {
             bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|mark| piece.starts_with(mark));
         }
@@ -273,12 +357,12 @@ fn read_file(
         return Ok(Outcome::Text { size: total, grams: sketch.grams() });
     }
     handle.seek(SeekFrom::Start(0))?;
-    let (bytes, binary_offset) = no_match(&handle, total)?;
+    let (bytes, binary_offset) = no_match(handle, total)?;
     handle.seek(SeekFrom::Start(0))?;
     sketch.clear();
     let mut left = bytes;
     // What the searcher reads: the text after a byte-order mark, UTF-16 decoded to UTF-8.
-    let mut decoded = DecodeReaderBytesBuilder::new().bom_sniffing(true).build(handle);
+    let mut decoded = DecodeReaderBytesBuilder::new().bom_sniffing(true).build(&*handle);
     read_pieces(&mut decoded, buffer, bytes, |piece| {
         let take = piece.len().min(left as usize);
         sketch.add(&piece[..take]);

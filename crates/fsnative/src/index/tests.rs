@@ -107,3 +107,41 @@ fn a_directory_that_cannot_be_watched_is_listed_again_before_every_search() {
     assert!(!ruled_out(&index, "blind/y.txt", "zebra_token"));
     assert!(ruled_out(&index, "a.txt", "zebra_token"));
 }
+
+#[test]
+fn a_write_that_fails_keeps_the_old_store_and_says_why() {
+    use std::sync::atomic::Ordering::Relaxed;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    let store = dir.path().join("store");
+    fs::create_dir(&root).unwrap();
+    fs::write(root.join("a.txt"), "alpha\n").unwrap();
+    let roots = Roots::new([&root]).unwrap();
+    let options = IndexOptions { persist: Some(store.clone()), ..IndexOptions::default() };
+    let start = || {
+        let index = Index::start(&roots, options.clone(), nothing_read).unwrap();
+        assert!(index.wait(Some(Duration::from_secs(30)), &CancelToken::new()));
+        index
+    };
+    start().close();
+    let stored = fs::read(store.join("fsnative-index")).unwrap();
+
+    // As on a full disk: every write fails part of the way.
+    super::persist::FAIL_WRITES_AFTER.store(100, Relaxed);
+    fs::write(root.join("b.txt"), "zebra_token\n").unwrap();
+    let index = start();
+    assert_eq!(index.status().store.as_deref(), Some("loaded"));
+    assert!(!ruled_out(&index, "b.txt", "zebra_token"));
+    index.close();
+    super::persist::FAIL_WRITES_AFTER.store(u64::MAX, Relaxed);
+    let error = index.status().store_error.expect("the write failed");
+    assert!(error.contains("No space left"), "{error}");
+    assert_eq!(fs::read(store.join("fsnative-index")).unwrap(), stored, "the old store stays");
+    assert_eq!(fs::read_dir(&store).unwrap().count(), 2, "the store and its lock, no temporary file");
+
+    let index = start();
+    assert_eq!(index.status().store.as_deref(), Some("loaded"));
+    assert_eq!(listed(&index), ["a.txt", "b.txt"]);
+    assert!(!ruled_out(&index, "b.txt", "zebra_token"));
+    assert!(ruled_out(&index, "a.txt", "zebra_token"));
+}

@@ -2,9 +2,11 @@
 //! is known of each file's content.
 
 use std::cmp::Ordering;
+use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
 
+use super::stamp::{DirStamps, Stamp};
 use crate::walk::SkipCounters;
 
 /// An entry's number; stable while the entry lives (numbers of removed entries are reused).
@@ -62,6 +64,9 @@ pub(crate) struct Entry {
     /// not installed.
     pub generation: u32,
     pub content: Content,
+    /// Files: the stamp taken when the content was read ([`Stamp::UNKNOWN`] while it is
+    /// unknown). Directories: the stamp taken when it was listed.
+    pub stamp: Stamp,
     /// The characters of `path` (see [`super::chars`]).
     pub chars: u64,
     /// `path` is valid UTF-8: checked once here, so that a find reads it as text without
@@ -75,7 +80,17 @@ impl Entry {
         let depth = u16::try_from(depth_of(&path)).unwrap_or(u16::MAX);
         let chars = super::chars::char_set(&path);
         let utf8 = std::str::from_utf8(&path).is_ok();
-        Entry { path, kind, depth, skips, generation: 0, content: Content::Unknown, chars, utf8 }
+        Entry {
+            path,
+            kind,
+            depth,
+            skips,
+            generation: 0,
+            content: Content::Unknown,
+            stamp: Stamp::UNKNOWN,
+            chars,
+            utf8,
+        }
     }
 }
 
@@ -88,6 +103,10 @@ pub(crate) struct Tree {
     /// Live entry numbers in walk order.
     order: Vec<EntryId>,
     pub root_skips: ListingSkips,
+    /// The root directory's stamps, taken when it was listed.
+    pub root_stamps: DirStamps,
+    /// The stamps of the ignore files of the directories that hold any (others: none).
+    ignores: HashMap<EntryId, Stamp>,
 }
 
 /// Walk order of two paths below a root: name by name, a directory before its contents.
@@ -120,6 +139,18 @@ impl ListingSkips {
 }
 
 impl Tree {
+    /// A tree of `entries` already in walk order (a stored list), with the ignore stamps of
+    /// its directories by position.
+    pub fn restore(
+        entries: Vec<Entry>,
+        ignores: HashMap<EntryId, Stamp>,
+        root_skips: ListingSkips,
+        root_stamps: DirStamps,
+    ) -> Tree {
+        let order = (0..entries.len() as EntryId).collect();
+        Tree { entries, free: Vec::new(), order, root_skips, root_stamps, ignores }
+    }
+
     /// Number of live entries.
     pub fn len(&self) -> usize {
         self.order.len()
@@ -159,8 +190,35 @@ impl Tree {
         entry.kind = Kind::Free;
         entry.path = Box::default();
         entry.generation = entry.generation.wrapping_add(1);
+        entry.stamp = Stamp::UNKNOWN;
+        self.ignores.remove(&id);
         self.free.push(id);
         std::mem::replace(&mut entry.content, Content::Unknown)
+    }
+
+    /// The stamps of the directory `id` (`None`: the root), taken when it was listed.
+    pub fn dir_stamps(&self, id: Option<EntryId>) -> DirStamps {
+        match id {
+            None => self.root_stamps,
+            Some(id) => DirStamps {
+                listing: self.entries[id as usize].stamp,
+                ignores: self.ignores.get(&id).copied().unwrap_or(Stamp::NO_IGNORES),
+            },
+        }
+    }
+
+    /// Records the stamps of the directory `id` (`None`: the root).
+    pub fn set_dir_stamps(&mut self, id: Option<EntryId>, stamps: DirStamps) {
+        let Some(id) = id else {
+            self.root_stamps = stamps;
+            return;
+        };
+        self.entries[id as usize].stamp = stamps.listing;
+        if stamps.ignores == Stamp::NO_IGNORES {
+            self.ignores.remove(&id);
+        } else {
+            self.ignores.insert(id, stamps.ignores);
+        }
     }
 
     /// Where `path` is in the order, or where it would go.
@@ -200,6 +258,7 @@ impl Tree {
         self.entries.capacity() * std::mem::size_of::<Entry>()
             + paths
             + (self.order.capacity() + self.free.capacity()) * std::mem::size_of::<EntryId>()
+            + self.ignores.capacity() * 16
     }
 }
 

@@ -9,6 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::content::Signatures;
+use super::stamp::{DirStamps, Stamp};
 use super::tree::{depth_of, is_below, Content, Entry, EntryId, Kind, ListingSkips, Tree};
 use super::watch::{Changes, DirKey, Watcher};
 use crate::control::Control;
@@ -34,6 +35,14 @@ struct Found {
     below: Option<DirNode>,
 }
 
+/// What listing a directory found besides its entries: what the walk left out, and the
+/// directory's stamps taken before it was listed.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Listing {
+    skips: ListingSkips,
+    stamps: DirStamps,
+}
+
 impl Lister<'_> {
     /// The walker's node for the directory `dir` of `root`.
     fn node(&self, root: usize, dir: &[u8]) -> DirNode {
@@ -46,13 +55,16 @@ impl Lister<'_> {
         })
     }
 
-    /// Watches and lists one directory: its admitted entries (paths below the root) and
-    /// what the walk left out.
-    fn list(&mut self, root: usize, node: &DirNode) -> (Vec<Found>, ListingSkips) {
+    /// Watches and lists one directory: its admitted entries (paths below the root), what
+    /// the walk left out and the directory's stamps (taken once it is watched, before it is
+    /// listed).
+    fn list(&mut self, root: usize, node: &DirNode) -> (Vec<Found>, Listing) {
         let root_path = &self.dirs.roots().paths()[root];
         let relative = node.path().strip_prefix(root_path).unwrap_or(Path::new(""));
+        let mut stamps = DirStamps { listing: Stamp::UNKNOWN, ignores: Stamp::UNKNOWN };
         if let Ok(handle) = self.dirs.open_dir(root, relative, false) {
             self.watcher.watch(handle.as_fd(), (root, relative.as_os_str().as_bytes().into()));
+            stamps = DirStamps::of(handle.as_fd());
         }
         let counters = SkipCounters::default();
         let listing = Walker::new(self.dirs, self.options, &counters, self.control).list(node);
@@ -73,19 +85,14 @@ impl Lister<'_> {
                 Some(Found { path, kind, below: listed.descend })
             })
             .collect();
-        (found, skips)
+        (found, Listing { skips, stamps })
     }
 
     /// Lists the directory `node` of `root` and everything below it into `tree`: the new
-    /// entries in walk order, and what listing `node` itself left out. `None` when the cap
-    /// on entries was reached.
-    fn subtree(
-        &mut self,
-        tree: &mut Tree,
-        root: usize,
-        node: &DirNode,
-    ) -> Option<(Vec<EntryId>, ListingSkips)> {
-        let (first, skips) = self.list(root, node);
+    /// entries in walk order, and what listing `node` itself found. `None` when the cap on
+    /// entries was reached.
+    fn subtree(&mut self, tree: &mut Tree, root: usize, node: &DirNode) -> Option<(Vec<EntryId>, Listing)> {
+        let (first, listing) = self.list(root, node);
         let mut ids = Vec::new();
         let mut stack = vec![first.into_iter()];
         while let Some(level) = stack.last_mut() {
@@ -96,25 +103,29 @@ impl Lister<'_> {
             if tree.len() + ids.len() >= self.max_entries {
                 return None;
             }
-            let (children, skips) = match &found.below {
+            let (children, listed) = match &found.below {
                 Some(below) => self.list(root, below),
-                None => (Vec::new(), ListingSkips::default()),
+                None => (Vec::new(), Listing::default()),
             };
-            ids.push(tree.add(Entry::new(found.path, found.kind, skips)));
+            let id = tree.add(Entry::new(found.path, found.kind, listed.skips));
+            if found.kind == Kind::Dir {
+                tree.set_dir_stamps(Some(id), listed.stamps);
+            }
+            ids.push(id);
             if !children.is_empty() {
                 stack.push(children.into_iter());
             }
         }
-        Some((ids, skips))
+        Some((ids, listing))
     }
 
     /// Lists root `root` whole into a new tree; `None` past the cap on entries.
     pub fn root(&mut self, root: usize) -> Option<Tree> {
         let mut tree = Tree::default();
         let node = self.node(root, b"");
-        let (ids, skips) = self.subtree(&mut tree, root, &node)?;
+        let (ids, listing) = self.subtree(&mut tree, root, &node)?;
         tree.splice(0..0, ids);
-        tree.root_skips = skips;
+        set_listing(&mut tree, b"", listing);
         Some(tree)
     }
 }
@@ -142,6 +153,7 @@ impl Lists<'_> {
             return;
         }
         entry.generation = entry.generation.wrapping_add(1);
+        entry.stamp = Stamp::UNKNOWN;
         let old = std::mem::replace(&mut entry.content, Content::Unknown);
         free_signature(self.signatures, old);
         self.unread.push((root, id));
@@ -189,6 +201,60 @@ pub(super) fn apply(lister: &mut Lister<'_>, lists: &mut Lists<'_>, mut changes:
     true
 }
 
+/// What the check of a stored list found changed while no process watched it.
+#[derive(Debug, Default)]
+pub(super) struct Stale {
+    /// Files whose stamps changed: read again.
+    pub files: Vec<(usize, EntryId)>,
+    /// Directories whose names may have changed: listed again.
+    pub relist: BTreeSet<DirKey>,
+    /// Directories whose ignore files changed: listed again, with every directory below.
+    pub deep: BTreeSet<DirKey>,
+}
+
+impl Stale {
+    /// How many files and directories it names.
+    pub fn len(&self) -> usize {
+        self.files.len() + self.relist.len() + self.deep.len()
+    }
+}
+
+/// Brings a stored list up to date with what the check found: changed files are read again,
+/// changed directories listed again (entries that stayed keep their content), and below a
+/// changed ignore file every directory is listed again, so what the rules now admit or leave
+/// out is found without reading anything that stayed. False when the cap on entries was
+/// reached.
+pub(super) fn reconcile(lister: &mut Lister<'_>, lists: &mut Lists<'_>, stale: Stale) -> bool {
+    for (root, id) in stale.files {
+        lists.touch(root, id);
+    }
+    let deep = outermost(&stale.deep);
+    for (root, top) in &deep {
+        let Some(range) = lists.trees[*root].below(top) else {
+            continue;
+        };
+        let tree = &lists.trees[*root];
+        let below = tree.order()[range].iter().map(|&id| tree.entry(id)).filter(|e| e.kind == Kind::Dir);
+        let dirs: Vec<Box<[u8]>> =
+            std::iter::once(top.clone()).chain(below.map(|e| e.path.clone())).collect();
+        for dir in dirs {
+            // A directory the listing above dropped is gone with everything below it.
+            if lists.trees[*root].below(&dir).is_some() && !relist(lister, lists, *root, &dir) {
+                return false;
+            }
+        }
+    }
+    let covered = |(root, dir): &DirKey| {
+        deep.iter().any(|(top_root, top)| top_root == root && (top == dir || is_below(dir, top)))
+    };
+    for (root, dir) in stale.relist.iter().filter(|key| !covered(key)) {
+        if lists.trees[*root].below(dir).is_some() && !relist(lister, lists, *root, dir) {
+            return false;
+        }
+    }
+    true
+}
+
 /// The keys not below another key of the set.
 fn outermost(keys: &BTreeSet<DirKey>) -> Vec<DirKey> {
     let mut kept: Vec<DirKey> = Vec::new();
@@ -201,7 +267,7 @@ fn outermost(keys: &BTreeSet<DirKey>) -> Vec<DirKey> {
 }
 
 /// The parent directory of a path below a root.
-fn parent(path: &[u8]) -> &[u8] {
+pub(super) fn parent(path: &[u8]) -> &[u8] {
     path.iter().rposition(|&b| b == b'/').map_or(&[][..], |at| &path[..at])
 }
 
@@ -213,21 +279,24 @@ fn rescan(lister: &mut Lister<'_>, lists: &mut Lists<'_>, root: usize, dir: &[u8
     };
     lister.watcher.forget_below(root, dir);
     let node = lister.node(root, dir);
-    let Some((ids, skips)) = lister.subtree(&mut lists.trees[root], root, &node) else {
+    let Some((ids, listing)) = lister.subtree(&mut lists.trees[root], root, &node) else {
         return false;
     };
     lists.queue_new(root, &ids);
     let removed = lists.trees[root].splice(range, ids);
     lists.drop_entries(root, removed);
-    set_skips(&mut lists.trees[root], dir, skips);
+    set_listing(&mut lists.trees[root], dir, listing);
     true
 }
 
-fn set_skips(tree: &mut Tree, dir: &[u8], skips: ListingSkips) {
+/// Records what listing the directory `dir` found.
+fn set_listing(tree: &mut Tree, dir: &[u8], listing: Listing) {
     if dir.is_empty() {
-        tree.root_skips = skips;
+        tree.root_skips = listing.skips;
+        tree.set_dir_stamps(None, listing.stamps);
     } else if let Some(id) = tree.find(dir) {
-        tree.entry_mut(id).skips = skips;
+        tree.entry_mut(id).skips = listing.skips;
+        tree.set_dir_stamps(Some(id), listing.stamps);
     }
 }
 
@@ -240,7 +309,7 @@ fn relist(lister: &mut Lister<'_>, lists: &mut Lists<'_>, root: usize, dir: &[u8
         return dir.is_empty() || relist(lister, lists, root, parent(dir));
     };
     let node = lister.node(root, dir);
-    let (found, skips) = lister.list(root, &node);
+    let (found, listing) = lister.list(root, &node);
     let tree = &lists.trees[root];
     let old: Vec<EntryId> = tree.order()[range.clone()].to_vec();
     let child_depth = depth_of(dir) + 1;
@@ -270,14 +339,17 @@ fn relist(lister: &mut Lister<'_>, lists: &mut Lists<'_>, root: usize, dir: &[u8
             continue;
         }
         let tree = &mut lists.trees[root];
-        let (below, skips) = match &child.below {
+        let (below, listed) = match &child.below {
             Some(node) => match lister.subtree(tree, root, node) {
                 Some(listed) => listed,
                 None => return false,
             },
-            None => (Vec::new(), ListingSkips::default()),
+            None => (Vec::new(), Listing::default()),
         };
-        let id = tree.add(Entry::new(child.path, child.kind, skips));
+        let id = tree.add(Entry::new(child.path, child.kind, listed.skips));
+        if child.kind == Kind::Dir {
+            tree.set_dir_stamps(Some(id), listed.stamps);
+        }
         added.push(id);
         added.extend_from_slice(&below);
         order.push(id);
@@ -294,6 +366,6 @@ fn relist(lister: &mut Lister<'_>, lists: &mut Lists<'_>, root: usize, dir: &[u8
     lists.queue_new(root, &added);
     lists.trees[root].splice(range, order);
     lists.drop_entries(root, gone);
-    set_skips(&mut lists.trees[root], dir, skips);
+    set_listing(&mut lists.trees[root], dir, listing);
     true
 }

@@ -9,6 +9,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::mem::MaybeUninit;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
 
+use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
 use rustix::io::Errno;
 
@@ -125,6 +126,18 @@ impl Watcher {
 
     pub fn watched(&self) -> usize {
         self.dirs.len()
+    }
+
+    /// Events wait to be read, or directories that cannot be watched wait to be listed: a
+    /// view must catch up first.
+    pub fn behind(&self) -> bool {
+        #[cfg(test)]
+        if self.lose_events {
+            return true;
+        }
+        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
+        let now = Timespec { tv_sec: 0, tv_nsec: 0 };
+        !self.unwatched.is_empty() || poll(&mut fds, Some(&now)).map_or(true, |ready| ready > 0)
     }
 
     /// The instance, for waiting on it.

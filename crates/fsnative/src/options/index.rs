@@ -20,6 +20,7 @@
 //! ```
 
 use std::borrow::Cow;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -36,6 +37,8 @@ pub(super) const INDEX: &str = "index";
 const INDEX_ACCEPTS: &str = "a boolean or an object of index options";
 /// What `index.max_files` accepts.
 const POSITIVE: &str = "a positive integer";
+/// What `index.persist` accepts.
+const DIRECTORY: &str = "a non-empty path string";
 
 /// Option `index` of a sandbox (`key` as the caller spelled it): `Some` for `true` (the
 /// defaults) or an object of index options, `None` for `false` or `null`.
@@ -50,7 +53,8 @@ pub(super) fn sandbox_index(key: &str, value: &Value, style: KeyStyle) -> Result
 
 impl IndexOptions {
     /// The index options an object of them describes (`max_files`, `max_memory`, `content`,
-    /// `allow_home`, keys in `style`); what is left out (or `null`) keeps its default.
+    /// `allow_home`, `persist`, keys in `style`); what is left out (or `null`) keeps its
+    /// default.
     pub fn from_options(options: &Options, style: KeyStyle) -> Result<IndexOptions> {
         let named: Vec<(String, Value)> =
             options.iter().map(|(key, value)| (format!("{INDEX}.{key}"), value.clone())).collect();
@@ -99,6 +103,19 @@ impl FromOptions for IndexOptions {
             alias: None,
             accepts: bool::accepts,
             set: |options, value| store(&mut options.allow_home, value),
+        },
+        Field {
+            name: "index.persist",
+            alias: None,
+            accepts: || Cow::Borrowed(DIRECTORY),
+            set: |options, value| match value {
+                Value::Null => true,
+                Value::String(dir) if !dir.is_empty() => {
+                    options.persist = Some(PathBuf::from(dir));
+                    true
+                }
+                _ => false,
+            },
         },
     ];
 }
@@ -155,14 +172,27 @@ mod tests {
             let nulls = json!({"index": {"content": null}});
             assert_eq!(sandbox_options(nulls, style), Ok(Some(defaults.clone())));
         }
-        let snake =
-            json!({"index": {"max_files": 10, "max_memory": 0, "content": false, "allow_home": true}});
-        let camel = json!({"index": {"maxFiles": 10, "maxMemory": 0, "content": false, "allowHome": true}});
-        let expected = IndexOptions { max_files: 10, max_memory: 0, content: false, allow_home: true };
+        let snake = json!({"index": {"max_files": 10, "max_memory": 0, "content": false, "allow_home": true,
+            "persist": "/var/cache/idx"}});
+        let camel = json!({"index": {"maxFiles": 10, "maxMemory": 0, "content": false, "allowHome": true,
+            "persist": "/var/cache/idx"}});
+        let expected = IndexOptions {
+            max_files: 10,
+            max_memory: 0,
+            content: false,
+            allow_home: true,
+            persist: Some(PathBuf::from("/var/cache/idx")),
+        };
         assert_eq!(sandbox_options(snake, KeyStyle::SnakeCase), Ok(Some(expected.clone())));
         assert_eq!(sandbox_options(camel, KeyStyle::CamelCase), Ok(Some(expected)));
         // Every field of the serde form is in the table, and reads back what serde reads.
-        let full = IndexOptions { max_files: 7, max_memory: 9, content: false, allow_home: true };
+        let full = IndexOptions {
+            max_files: 7,
+            max_memory: 9,
+            content: false,
+            allow_home: true,
+            persist: Some("d".into()),
+        };
         let value = json!({ "index": serde_json::to_value(&full).unwrap() });
         assert_eq!(sandbox_options(value, KeyStyle::SnakeCase), Ok(Some(full)));
     }
@@ -205,6 +235,18 @@ mod tests {
                 KeyStyle::SnakeCase,
                 "index.allow_home",
                 "Sandbox option `index.allow_home` must be a boolean, not \"yes\"",
+            ),
+            (
+                json!({"index": {"persist": ""}}),
+                KeyStyle::SnakeCase,
+                "index.persist",
+                "Sandbox option `index.persist` must be a non-empty path string, not \"\"",
+            ),
+            (
+                json!({"index": {"persist": true}}),
+                KeyStyle::CamelCase,
+                "index.persist",
+                "Sandbox option `index.persist` must be a non-empty path string, not a boolean",
             ),
             (
                 json!({"index": {"max_file": 1}}),
