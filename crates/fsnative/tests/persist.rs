@@ -327,6 +327,8 @@ fn writers_take_turns_and_readers_never_see_half_a_store() {
     assert_eq!(status.store.as_deref(), Some("loaded"));
     let plain = Sandbox::new([&fixture.root]).unwrap();
     assert_same(&sandbox, &plain, "writer 1 round 5", "after the writers");
+    // It may be writing the store (what it loaded had changed): closing waits for the write.
+    sandbox.close();
     let leftovers: Vec<_> =
         std::fs::read_dir(&fixture.store).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(leftovers.len(), 2, "the store and its lock, no temporary file: {leftovers:?}");
