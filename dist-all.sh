@@ -9,7 +9,8 @@
 #   fsnative-<v>.tar.gz                            the Python sdist
 # Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the four targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
-# missing); zig and cargo-zigbuild come from python/build-requirements.txt.
+# missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
+# script installs (make dist and make test never download zig).
 # Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
 # (objdump -T); on musl nothing needed but libc.so; each wheel's tag confirmed by auditwheel.
 # The targets build one after the other (each step's seconds go to target/dist-all-times.tsv);
@@ -62,12 +63,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     exit 1
 fi
 
-install_build_tools
+install_build_tools python/cross-requirements.txt
 # maturin finds zig (the ziglang package) only through the venv's python on PATH.
 export PATH="$tools/bin:$PATH"
 "$tools/bin/python" -m ziglang version >/dev/null || {
     echo "dist-all.sh: zig does not run from $tools; reinstall it with:" >&2
-    echo "    $tools/bin/python -m pip install --force-reinstall -r python/build-requirements.txt" >&2
+    echo "    $tools/bin/python -m pip install --force-reinstall -r python/cross-requirements.txt" >&2
     exit 1
 }
 # cargo-zigbuild names its zig wrapper directory after the program that writes it. Both the
