@@ -3,16 +3,17 @@
 # this machine's node and python3, in place of the native builds `make test` tests:
 #   platforms/native-suites.sh [node|python] ARTIFACT_DIR   (make test-platforms-native: dist/all)
 # - Node: a copy of the checkout's files (git ls-files: tracked and untracked, none ignored) in
-#   target/platforms-native/checkout; in its npm/, `npm ci --ignore-scripts` (the dependencies,
-#   no addon build), fsnative-linux-x64-gnu-<v>.tgz unpacked into node_modules where npm puts
-#   an optionalDependency, and no native/fsnative.node, so lib/native.js loads the platform
-#   package; then every command of `npm run test:suite` in order, each `node --test` with
-#   the TAP reporter, and FSNATIVE_DIST=ARTIFACT_DIR (the project test installs the packages
-#   from there: dist-all's fsnative-<v>.tgz and this platform package).
-# - Python: a fresh venv (target/platforms-native/venv) with the manylinux2014 x86_64 wheel and
-#   python/tests/requirements.txt, then pytest on python/tests as `make test-python-suite` runs
-#   it (all but test_dist_install.py, which tests dist/'s packages), less the one test that
-#   compares the README's size table with `make dist`'s artifacts, which are not these.
+#   target/platforms-native/node/checkout; in its npm/, `npm ci --ignore-scripts` (the
+#   dependencies, no addon build), fsnative-linux-x64-gnu-<v>.tgz unpacked into node_modules
+#   where npm puts an optionalDependency, and no native/fsnative.node, so lib/native.js loads
+#   the platform package; then every command of `npm run test:suite` in order, each
+#   `node --test` with the TAP reporter, and FSNATIVE_DIST=ARTIFACT_DIR (the project test
+#   installs the packages from there: dist-all's fsnative-<v>.tgz and this platform package).
+# - Python: a fresh venv (target/platforms-native/python/venv) with the manylinux2014 x86_64
+#   wheel and python/tests/requirements.txt, then pytest on a copy's python/tests (as for Node,
+#   in target/platforms-native/python/checkout) as `make test-python-suite` runs it (all but
+#   test_dist_install.py, which tests dist/'s packages), less the one test that compares the
+#   README's size table with `make dist`'s artifacts, which are not these.
 # Before each suite it checks that the module the tests load is the artifact's own (same
 # sha256). Prints one line per suite (passed, skipped, failed, seconds), also written to
 # target/platforms-native/summary.txt; exits 1 when a test failed or a check did not hold.
@@ -34,10 +35,10 @@ artifacts="$(cd "$1" && pwd)"
 version="$(node -p "require('$repo/npm/package.json').version")"
 work="$repo/target/platforms-native"
 summary="$work/summary.txt"
-checkout="$work/checkout"
 status=0
 mkdir -p "$work"
-: >"$summary"
+# Both suites: a new summary; one: its line is added to the last.
+if [[ ${#suites[@]} -eq 2 ]]; then : >"$summary"; else touch "$summary"; fi
 
 say() { echo "native-suites: $*" >&2; }
 
@@ -63,7 +64,9 @@ same_file() {
     say "the tests load $(sha256sum "$2" | cut -c1-16)…, the artifact's own module"
 }
 
+# A copy of the checkout's files for SUITE (so that the two suites can run at once); sets checkout.
 copy_checkout() {
+    checkout="$work/$1/checkout"
     rm -rf "$checkout"
     mkdir -p "$checkout"
     (cd "$repo" && git ls-files -z --cached --others --exclude-standard |
@@ -108,7 +111,7 @@ node_suite() {
 }
 
 python_suite() {
-    local wheel venv="$work/venv" started counts
+    local wheel venv="$work/python/venv" started counts
     wheel="$(artifact "fsnative-$version-cp39-abi3-manylinux*_x86_64*.whl")"
     rm -rf "$venv"
     "${PYTHON:-python3}" -m venv "$venv"
@@ -131,8 +134,8 @@ python_suite() {
         "$p" "$s" "$f" "$((SECONDS - started))"
 }
 
-copy_checkout
 for suite in "${suites[@]}"; do
+    copy_checkout "$suite"
     "${suite}_suite"
 done
 say "summary in ${summary#"$repo"/}; logs and failures beside it"
