@@ -207,13 +207,14 @@ build_python_musl() {
     work="$(mktemp -d "$CACHE/.cpython.XXXXXX")"
     tar -xf "$PYTHON_SOURCE_DIR"/python3.11_*.orig.tar.* -C "$work"
     src="$(find "$work" -maxdepth 1 -type d -name 'Python-*' | head -1)"
-    # configure compares the triplet the compiler targets (musl's) with gcc's --print-multiarch
-    # (the host's glibc triplet) and stops at the mismatch: the compiler, for this build, is
-    # musl-gcc answering with musl's triplet.
+    # gcc's -print-multiarch names the host's glibc triplet: configure stops at its mismatch
+    # with musl's, and setup.py adds /usr/include/<it> to every extension module's build, whose
+    # glibc headers then fail (and make still exits 0, with no module built). The compiler, for
+    # this build, is musl-gcc answering with musl's triplet.
     mkdir -p "$PYTHON_MUSL_DIR"
     cat >"$PYTHON_MUSL_DIR/musl-cc" <<WRAPPER
 #!/bin/sh
-[ "\$*" = --print-multiarch ] && { echo x86_64-linux-musl; exit 0; }
+case "\$*" in -print-multiarch | --print-multiarch) echo x86_64-linux-musl; exit 0 ;; esac
 exec "$MUSL_GCC" "\$@"
 WRAPPER
     chmod +x "$PYTHON_MUSL_DIR/musl-cc"
@@ -221,6 +222,9 @@ WRAPPER
         --disable-test-modules >"$work/configure.log" 2>&1 &&
         make -s -j"$(nproc)" >"$work/make.log" 2>&1 && make -s install >>"$work/make.log" 2>&1) ||
         { echo "CPython musl build failed: see $work/*.log" >&2; exit 1; }
+    # The extension modules the tests and pytest need (make exits 0 when setup.py built none).
+    "$PYTHON_MUSL" -c 'import unicodedata, math, select, _posixsubprocess, _struct, _json' ||
+        { echo "CPython musl build has no extension modules: see $work/make.log" >&2; exit 1; }
     touch "$PYTHON_MUSL_DIR/.complete"
     rm -rf "$work"
 }

@@ -41,7 +41,8 @@ if [[ $# -ne 1 || ! -d "$1" ]]; then
 fi
 artifacts="$(cd "$1" && pwd)"
 version="$(node -p "require('$repo/npm/package.json').version")"
-work="$repo/target/platforms"
+# Where the logs go (FSNATIVE_PLATFORMS_WORK, to run two at once): replaced on every run.
+work="${FSNATIVE_PLATFORMS_WORK:-$repo/target/platforms}"
 rm -rf "$work"
 mkdir -p "$work"
 summary="$work/summary.txt"
@@ -301,5 +302,5 @@ if [[ $smoke == 0 ]]; then
     check_musl_addon aarch64 arm64
     check_musl_wheel
 fi
-echo "platforms: summary in ${summary#"$repo"/}; logs beside it" >&2
+echo "platforms: summary in $summary; logs beside it" >&2
 exit $status
