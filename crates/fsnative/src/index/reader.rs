@@ -93,7 +93,7 @@ fn build(shared: &Shared) -> bool {
             max_entries: shared.options.max_files,
         };
         let loaded = match &shared.store {
-            Some(store) => store.load(shared, &mut lister).map_err(|()| shared.over_cap())?,
+            Some(store) => store.load(shared, &mut lister)?,
             None => None,
         };
         let fresh = loaded.is_none();
