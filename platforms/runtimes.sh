@@ -215,12 +215,16 @@ case "\$*" in -print-multiarch | --print-multiarch) echo x86_64-linux-musl; exit
 exec "$MUSL_GCC" "\$@"
 WRAPPER
     chmod +x "$PYTHON_MUSL_DIR/musl-cc"
-    (cd "$src" && ./configure -q CC="$PYTHON_MUSL_DIR/musl-cc" --prefix="$PYTHON_MUSL_DIR" --without-ensurepip \
-        --disable-test-modules >"$work/configure.log" 2>&1 &&
+    # Nothing of the host's glibc libraries either: no pkg-config files (an empty search path),
+    # and no zlib (its header is the host's; binascii then builds without it).
+    mkdir -p "$work/no-pkgconfig"
+    (cd "$src" && PKG_CONFIG_LIBDIR="$work/no-pkgconfig" ./configure -q CC="$PYTHON_MUSL_DIR/musl-cc" \
+        --prefix="$PYTHON_MUSL_DIR" --without-ensurepip --disable-test-modules ac_cv_header_zlib_h=no \
+        >"$work/configure.log" 2>&1 &&
         make -s -j"$(nproc)" >"$work/make.log" 2>&1 && make -s install >>"$work/make.log" 2>&1) ||
         { echo "CPython musl build failed: see $work/*.log" >&2; exit 1; }
     # The extension modules the tests and pytest need (make exits 0 when setup.py built none).
-    "$PYTHON_MUSL" -c 'import unicodedata, math, select, _posixsubprocess, _struct, _json' ||
+    "$PYTHON_MUSL" -c 'import unicodedata, math, select, _posixsubprocess, _struct, _json, binascii, zipfile' ||
         { echo "CPython musl build has no extension modules: see $work/make.log" >&2; exit 1; }
     touch "$PYTHON_MUSL_DIR/.complete"
     rm -rf "$work"
