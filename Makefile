@@ -110,9 +110,10 @@ churn-smoke: python-venv node-package
 dist:
 	./dist.sh
 
-## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test: about 15 min
-## cold on 2 cores): the npm platform packages and abi3 wheels for x86-64 and arm64, glibc 2.17
-## and musl, the npm package that lists them all, the sdist. `./dist-all.sh TARGET...` builds fewer.
+## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test, nor of CI:
+## half an hour and more cold on 2 cores, docs/install.md): the npm platform packages and abi3
+## wheels for x86-64 and arm64, glibc 2.17 and musl, the npm package that lists them all, the
+## sdist. `./dist-all.sh TARGET...` builds fewer.
 dist-all:
 	./dist-all.sh
 
@@ -129,7 +130,8 @@ test-platforms:
 test-platforms-native:
 	./platforms/native-suites.sh dist/all
 
-## CI's lighter form: the arm64 gnu addon's API tests under qemu-aarch64.
+## The lighter form (too long for make test, so not in CI: docs/install.md): the arm64 gnu
+## addon's API tests under qemu-aarch64, after `./dist-all.sh aarch64-unknown-linux-gnu`.
 test-platforms-smoke:
 	./platforms/test.sh --smoke dist/all
 

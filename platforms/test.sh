@@ -16,7 +16,8 @@
 #   only library needed is libc.so, no symbol version is required, no initial-exec TLS (the
 #   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
-# --smoke (CI's lighter form): only the arm64 gnu addon, and only its API tests.
+# --smoke (the lighter form, not in CI: docs/install.md): only the arm64 gnu addon, and only its
+# API tests.
 # Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
 # binfmt_misc here, so a child process that is an arm64 program does not start under qemu: the
 # Node tests that spawn one fail (ENOEXEC) and are listed as emulation's own, by name; Python's
