@@ -254,9 +254,11 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
     drift = max(s[1] for s in warm) - rss_after_warmup
     searches = sum(histogram.total() for histogram in tenths)
     def peaks(lo, hi):
-        """The highest resident memory (MiB), descriptors and threads sampled in [lo, hi)."""
-        within = [s for s in samples if lo <= s[0] < hi] or [(lo, float("nan"), 0, 0)]
-        return max(s[1] for s in within) / MIB, max(s[2] for s in within), max(s[3] for s in within)
+        """The highest resident memory, descriptors and threads sampled in [lo, hi)."""
+        within = [s for s in samples if lo <= s[0] < hi]
+        if not within:
+            return "–", "–", "–"  # no sample fell in this tenth (a short run)
+        return f"{max(s[1] for s in within) / MIB:.1f} MiB", max(s[2] for s in within), max(s[3] for s in within)
 
     rows = [
         (lo, hi, h.total(), h.percentile(0.5), h.percentile(0.99), *peaks(lo, hi))
@@ -288,7 +290,7 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         "",
         "| time | searches | p50 | p99 | peak: resident memory | descriptors | threads |",
         "|---|---:|---:|---:|---:|---:|---:|",
-        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {rss:.1f} MiB | {fds} | {threads} |"
+        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {rss} | {fds} | {threads} |"
           for lo, hi, n, p50, p99, rss, fds, threads in rows),
         "",
     ]
