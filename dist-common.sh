@@ -4,12 +4,22 @@
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 tools="$repo/target/dist-venv"
 
-# The venv with python/build-requirements.txt installed (maturin, auditwheel, zig, cargo-zigbuild).
+# The venv with python/build-requirements.txt installed (maturin, auditwheel), and with each
+# further requirements file named (dist-all.sh adds python/cross-requirements.txt: zig and
+# cargo-zigbuild, which `make dist` does not need).
 install_build_tools() {
     if [[ ! -x "$tools/bin/python" ]]; then
         "${PYTHON:-python3}" -m venv "$tools"
     fi
-    "$tools/bin/python" -m pip install --quiet --disable-pip-version-check -r "$repo/python/build-requirements.txt"
+    local file args=()
+    for file in python/build-requirements.txt "$@"; do
+        args+=(-r "$repo/$file")
+    done
+    "$tools/bin/python" -m pip install --quiet --disable-pip-version-check "${args[@]}" || {
+        echo "$(basename "$0"): pip could not install the build tools into $tools; retry with:" >&2
+        echo "    $tools/bin/python -m pip install ${args[*]#"$repo/"}" >&2
+        exit 1
+    }
 }
 
 # A workspace of the core and the given binding crates in DIR, with a lock file that fits it.

@@ -253,10 +253,18 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
     rss_after_warmup = warm[0][1]
     drift = max(s[1] for s in warm) - rss_after_warmup
     searches = sum(histogram.total() for histogram in tenths)
+    def peaks(lo, hi):
+        """The highest resident memory, descriptors and threads sampled in [lo, hi)."""
+        within = [s for s in samples if lo <= s[0] < hi]
+        if not within:
+            return "–", "–", "–"  # no sample fell in this tenth (a short run)
+        return f"{max(s[1] for s in within) / MIB:.1f} MiB", max(s[2] for s in within), max(s[3] for s in within)
+
     rows = [
-        (args.seconds * n / 10, args.seconds * (n + 1) / 10, h.total(), h.percentile(0.5), h.percentile(0.99))
+        (lo, hi, h.total(), h.percentile(0.5), h.percentile(0.99), *peaks(lo, hi))
         for n, h in enumerate(tenths)
         if h.total()
+        for lo, hi in [(args.seconds * n / 10, args.seconds * (n + 1) / 10)]
     ]
     stale = len(churn.stale) + len(whole_stale)
     lines = [
@@ -280,9 +288,10 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         f"| threads, first and last sample | {samples[0][3]} / {samples[-1][3]} |",
         f"| index at the end | {status.files:,} files, {status.rescans} rescans, watching {status.watching} |",
         "",
-        "| time | searches | p50 | p99 |",
-        "|---|---:|---:|---:|",
-        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms |" for lo, hi, n, p50, p99 in rows),
+        "| time | searches | p50 | p99 | peak: resident memory | descriptors | threads |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {rss} | {fds} | {threads} |"
+          for lo, hi, n, p50, p99, rss, fds, threads in rows),
         "",
     ]
     lines += [f"- stale: {line}" for line in (churn.stale + whole_stale)[:20]]
@@ -290,6 +299,8 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
     judged = args.seconds >= DRIFT_JUDGED_FROM
     if not judged:
         lines.append(f"Drift not judged: the run is shorter than {DRIFT_JUDGED_FROM} s.")
+    elif drift >= DRIFT_LIMIT:
+        lines.append(f"**Drift over the limit**: {drift / MIB:.2f} MiB, the limit is {DRIFT_LIMIT / MIB:g} MiB.")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:

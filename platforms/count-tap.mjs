@@ -1,6 +1,7 @@
 // Counts a TAP log per test file (node --test-reporter=tap, one file each):
 //   node count-tap.mjs FOREIGN_EXECUTABLE LOG...
-// prints "passed skipped failed emulation-only". Emulation-only failures are those whose error
+// prints "passed skipped failed emulation-only". With FOREIGN_EXECUTABLE `-` (a native run)
+// every failure is real. Otherwise emulation-only failures are those whose error
 // shows that FOREIGN_EXECUTABLE (the arm64 node) could not start as a child, there being no
 // binfmt_misc here: ENOEXEC, or, since glibc's execvp hands a file the kernel refuses to
 // /bin/sh, the shell's complaint about it ("<file>: 1: ..."). A file that ended before its
@@ -9,7 +10,7 @@ import fs from 'node:fs';
 
 const [foreign, ...logs] = process.argv.slice(2);
 const escaped = foreign.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const EMULATION = new RegExp(`ENOEXEC|Exec format error|${escaped}: \\d+: `);
+const EMULATION = foreign === '-' ? /(?!)/ : new RegExp(`ENOEXEC|Exec format error|${escaped}: \\d+: `);
 let passed = 0;
 let skipped = 0;
 let failed = 0;

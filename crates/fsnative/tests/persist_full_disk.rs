@@ -15,9 +15,8 @@ use std::time::{Duration, Instant};
 
 use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox};
 
-#[path = "support/namespace.rs"]
-mod namespace;
 #[allow(dead_code)] // the index tests share it; this one uses part of it
+mod namespace;
 mod support;
 use support::{assert_same, seed};
 
@@ -203,15 +202,10 @@ fn a_full_file_system_while_the_store_is_written() {
 
 /// In a new mount namespace, mounts a tmpfs with `data` (its size) on `target`.
 fn tmpfs_in_own_namespace(target: &std::ffi::CStr, data: &std::ffi::CStr) -> std::io::Result<()> {
-    namespace::private_mount_namespace()?;
+    namespace::own_mount_namespace()?;
     let flags = libc::MS_NOSUID | libc::MS_NODEV;
     // SAFETY: a plain system call on NUL-terminated strings that outlive it.
-    let rc = unsafe {
+    namespace::check(unsafe {
         libc::mount(c"tmpfs".as_ptr(), target.as_ptr(), c"tmpfs".as_ptr(), flags, data.as_ptr().cast())
-    };
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
+    })
 }

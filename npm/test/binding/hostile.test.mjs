@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 
 import { FsnativeError, Sandbox } from 'fsnative';
 import native from '../../lib/native.js';
+import platform from '../../lib/platform.js';
 import { makeTree, removeTree } from '../support/tree.mjs';
 import { PACKAGE_RUNTIME, unreadableDirectoryCase } from '../support/unreadable-case.mjs';
 
@@ -136,8 +138,15 @@ describe('hostile files', () => {
       // that nobody can reach: the checkout may sit where nobody cannot read.
       const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'));
       const packageDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-      for (const entry of PACKAGE_RUNTIME) {
+      for (const entry of PACKAGE_RUNTIME.filter((name) => fs.existsSync(path.join(packageDir, name)))) {
         fs.cpSync(path.join(packageDir, entry), path.join(base, 'node_modules', 'fsnative', entry), { recursive: true });
+      }
+      // The addon, where it is not a source build in native/, comes from the platform package
+      // that npm installed beside the package (as lib/native.js looks for it): that one too.
+      if (!fs.existsSync(path.join(packageDir, 'native'))) {
+        const name = platform.platformPackage();
+        const manifest = createRequire(path.join(packageDir, 'package.json')).resolve(`${name}/package.json`);
+        fs.cpSync(path.dirname(manifest), path.join(base, 'node_modules', name), { recursive: true });
       }
       const script = path.join(base, 'unreadable-case.mjs');
       fs.copyFileSync(fileURLToPath(new URL('../support/unreadable-case.mjs', import.meta.url)), script);

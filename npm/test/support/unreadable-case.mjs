@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 
 import { Sandbox } from 'fsnative';
 
-/** The files of the installed package that loading it needs (no types, no sources). */
+/**
+ * The files of the installed package that loading it needs (no types, no sources); `native`
+ * only where the addon was built from source (else it is the platform package's).
+ */
 export const PACKAGE_RUNTIME = ['package.json', 'index.js', 'index.mjs', 'lib', 'native'];
 
 /**

@@ -9,10 +9,12 @@ use encoding_rs_io::DecodeReaderBytesBuilder;
 use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rustix::event::{poll, PollFd, PollFlags, Timespec};
+use rustix::process::setpriority_process;
+use rustix::thread::gettid;
 
 use super::content::{Signatures, Sketch};
 use super::stamp::Stamp;
@@ -28,8 +30,19 @@ use crate::roots::RootDirs;
 /// The grep layer provides it, so the count of bytes searched is the same with an index.
 pub type NoMatch = fn(&File, u64) -> io::Result<(u64, Option<u64>)>;
 
-/// Files read per turn of the lock.
+/// Files read per turn of the lock when few wait (changes heard of).
 const BATCH: usize = 128;
+/// Files read per turn of the lock while many wait (a first build, a rescan), on every core.
+/// Searches meanwhile read the files not yet read themselves and hold the lock while they run,
+/// so each turn can wait for one; with few turns the build does not crawl behind them.
+const BUILD_BATCH: usize = 2048;
+/// Files waiting from which batches are [`BUILD_BATCH`]es.
+pub(super) const PARALLEL_FROM: usize = 4 * BATCH;
+/// The most threads that read one batch, the index's own included.
+const MAX_READERS: usize = 8;
+/// The niceness of the threads that help the index's own read: searches, on threads of
+/// normal priority, take the cores first, so they keep their latency during a build.
+const HELPER_NICENESS: i32 = 10;
 /// Files larger than this are not read into the prefilter (they are always searched).
 const MAX_READ: u64 = 64 << 20;
 /// How long the thread sleeps when idle before it looks at the close flag again.
@@ -47,9 +60,10 @@ pub(super) fn run(shared: &Shared) {
     if !build(shared) {
         return;
     }
-    let mut scratch = Scratch::default();
+    let mut scratches = vec![Scratch::default()];
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_READERS);
     while !shared.closed.load(Ordering::Relaxed) {
-        let read_some = shared.options.content && read_batch(shared, &mut scratch);
+        let read_some = shared.options.content && read_batch(shared, &mut scratches, cores);
         if !read_some {
             save_if_due(shared);
             wait_for_events(shared);
@@ -79,7 +93,7 @@ fn build(shared: &Shared) -> bool {
             max_entries: shared.options.max_files,
         };
         let loaded = match &shared.store {
-            Some(store) => store.load(shared, &mut lister).map_err(|()| shared.over_cap())?,
+            Some(store) => store.load(shared, &mut lister)?,
             None => None,
         };
         let fresh = loaded.is_none();
@@ -216,8 +230,9 @@ impl Default for Scratch {
     }
 }
 
-/// Reads one batch of waiting files; false when none was waiting.
-fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
+/// Reads one batch of waiting files, a large one on up to `cores` threads when many wait (the
+/// buffers of each in `scratches`, kept while they are used); false when none was waiting.
+fn read_batch(shared: &Shared, scratches: &mut Vec<Scratch>, cores: usize) -> bool {
     let batch: Vec<Unread> = {
         let Ok(mut state) = shared.state.write() else {
             return false;
@@ -225,8 +240,11 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
         if state.state != IndexState::Ready {
             return false;
         }
-        let mut batch = Vec::with_capacity(BATCH);
-        while batch.len() < BATCH {
+        let (threads, size) =
+            if state.unread.len() >= PARALLEL_FROM { (cores, BUILD_BATCH) } else { (1, BATCH) };
+        scratches.resize_with(threads, Scratch::default);
+        let mut batch = Vec::with_capacity(size);
+        while batch.len() < size {
             let Some((root, id)) = state.unread.pop() else {
                 break;
             };
@@ -245,26 +263,16 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
         state.reading += batch.len();
         batch
     };
-    let count = batch.len();
-    let dirs = RootDirs::open(&shared.roots);
-    let read: Vec<(Unread, Scanned)> = batch
-        .into_iter()
-        .map(|file| {
-            let opaque = Scanned { outcome: Outcome::Opaque, stamp: Stamp::UNKNOWN };
-            let read = match &dirs {
-                Ok(dirs) => read_file(dirs, &file, shared.no_match, scratch).unwrap_or(opaque),
-                Err(_) => opaque,
-            };
-            (file, read)
-        })
-        .collect();
+    let scanned = read_files(shared, &batch, scratches);
     let Ok(mut state) = shared.state.write() else {
         return false;
     };
     // Zeroed meanwhile if the index failed or closed.
-    state.reading = state.reading.saturating_sub(count);
-    state.unsaved += count as u64;
-    for (file, Scanned { outcome, stamp }) in read {
+    state.reading = state.reading.saturating_sub(batch.len());
+    state.unsaved += batch.len() as u64;
+    for (file, scanned) in batch.into_iter().zip(scanned) {
+        let Scanned { outcome, stamp } =
+            scanned.unwrap_or(Scanned { outcome: Outcome::Opaque, stamp: Stamp::UNKNOWN });
         let State { trees, signatures, bytes, .. } = &mut *state;
         let Some(tree) = trees.get_mut(file.root) else {
             break;
@@ -292,6 +300,56 @@ fn read_batch(shared: &Shared, scratch: &mut Scratch) -> bool {
     finish_reading(shared, &mut state);
     shared.notify();
     true
+}
+
+/// Reads `batch` on the calling thread and one helper per further scratch buffer, each taking
+/// the next file as it is free; a file that could not be read (or whose helper failed) is `None`,
+/// and is then searched whenever asked, as an unreadable one is.
+fn read_files(shared: &Shared, batch: &[Unread], scratches: &mut [Scratch]) -> Vec<Option<Scanned>> {
+    let dirs = RootDirs::open(&shared.roots);
+    let next = AtomicUsize::new(0);
+    let work = |scratch: &mut Scratch| {
+        let mut done = Vec::new();
+        loop {
+            let at = next.fetch_add(1, Ordering::Relaxed);
+            let Some(file) = batch.get(at) else {
+                return done;
+            };
+            let dirs = dirs.as_ref().ok();
+            done.push((at, dirs.and_then(|dirs| read_file(dirs, file, shared.no_match, scratch).ok())));
+        }
+    };
+    let work = &work;
+    let mut scanned: Vec<Option<Scanned>> = batch.iter().map(|_| None).collect();
+    let Some((own, helpers)) = scratches.split_first_mut() else {
+        return scanned;
+    };
+    std::thread::scope(|scope| {
+        let spawned: Vec<_> = helpers
+            .iter_mut()
+            .filter_map(|scratch| {
+                let helper = move || {
+                    // Best effort: where the niceness cannot be set, the helper reads all the same.
+                    let _ = setpriority_process(Some(gettid()), HELPER_NICENESS);
+                    work(scratch)
+                };
+                std::thread::Builder::new().name("fsnative-read".to_owned()).spawn_scoped(scope, helper).ok()
+            })
+            .collect();
+        let mut place = |done: Vec<(usize, Option<Scanned>)>| {
+            for (at, read) in done {
+                scanned[at] = read;
+            }
+        };
+        place(work(own));
+        for helper in spawned {
+            // A helper that panicked leaves its files unread.
+            if let Ok(done) = helper.join() {
+                place(done);
+            }
+        }
+    });
+    scanned
 }
 
 /// Notes when the first reading of every file ended: nothing waits and no reader holds any.

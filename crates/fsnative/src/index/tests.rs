@@ -145,3 +145,24 @@ fn a_write_that_fails_keeps_the_old_store_and_says_why() {
     assert!(!ruled_out(&index, "b.txt", "zebra_token"));
     assert!(ruled_out(&index, "a.txt", "zebra_token"));
 }
+
+#[test]
+fn a_build_read_on_several_threads_gives_each_file_its_own_sketch() {
+    // Enough files that batches are read by helpers too (on a machine with more than one core).
+    let count = super::reader::PARALLEL_FROM * 3;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for at in 0..count {
+        let sub = root.join(format!("d{}", at % 37));
+        fs::create_dir_all(&sub).unwrap();
+        fs::write(sub.join(format!("f{at}.txt")), format!("line one\nword_{at}_end\n")).unwrap();
+    }
+    let index = ready_index(root);
+    assert_eq!(index.status().content_files, count as u64);
+    for at in (0..count).step_by(97) {
+        let path = format!("d{}/f{at}.txt", at % 37);
+        assert!(!ruled_out(&index, &path, &format!("word_{at}_end")), "{path} holds its own word");
+        let other = (at + 1) % count;
+        assert!(ruled_out(&index, &path, &format!("word_{other}_end")), "{path} is told apart from f{other}");
+    }
+}

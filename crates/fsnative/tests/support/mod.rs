@@ -1,5 +1,7 @@
 //! What the index's tests share: a seeded tree, the questions asked of it, and the check that
-//! an indexed sandbox answers them as a plain (walking) one does.
+//! an indexed sandbox answers them as a plain (walking) one does. Each test binary that
+//! includes it uses a part.
+#![allow(dead_code)]
 
 use std::path::Path;
 

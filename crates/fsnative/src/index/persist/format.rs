@@ -2,21 +2,24 @@
 //!
 //! ```text
 //! magic "FSNINDEX" | format version (u32) | fsnative version | roots | index options
-//! | signatures: per class, its chunks and words (u64)
 //! | per root: what listing it left out, its stamps, its entries in walk order
 //!   (each path sharing a prefix with the one before, its kind, and per kind: a directory's
 //!   skips and stamps; a file's content and stamp)
+//! | signatures: per class, its chunks and words (u64)
 //! | blake3 of everything before (32 bytes)
 //! ```
 //!
 //! Decoding reads through the file once, hashing as it goes, and bounds every count by the
-//! bytes left, so a damaged count never makes it allocate more than what the file holds. What
-//! it decodes is used only once the checksum at the end matched and every entry checked out.
+//! bytes left, so a damaged count never makes it allocate more than what the file holds. The
+//! lists come first so that their check against the tree can start, once every entry checked
+//! out, while the signatures and the checksum are read; what it decodes is used only once the
+//! checksum at the end matched.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
+use std::sync::Mutex;
 
 use super::super::content::{class_words, slot_parts, Signatures, CLASSES};
 use super::super::stamp::{DirStamps, Stamp};
@@ -27,7 +30,7 @@ use super::super::IndexOptions;
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"FSNINDEX";
 /// The layout's version: bumped whenever the bytes change meaning.
-pub(super) const FORMAT: u32 = 1;
+pub(super) const FORMAT: u32 = 2;
 /// The version of the library writing and reading the store.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bytes of the checksum that ends a store.
@@ -89,6 +92,9 @@ pub(super) fn encode<W: Write>(
     out.bytes(&FORMAT.to_le_bytes())?;
     out.blob(VERSION.as_bytes())?;
     encode_identity(&mut out, identity)?;
+    for tree in trees {
+        encode_tree(&mut out, tree)?;
+    }
     let mut buffer = Vec::with_capacity(64 * 1024);
     for words in signatures.words() {
         out.varint(words.len() as u64)?;
@@ -97,9 +103,6 @@ pub(super) fn encode<W: Write>(
             buffer.extend(piece.iter().flat_map(|word| word.to_le_bytes()));
             out.bytes(&buffer)?;
         }
-    }
-    for tree in trees {
-        encode_tree(&mut out, tree)?;
     }
     let checksum = out.hasher.finalize();
     out.inner.write_all(checksum.as_bytes())?;
@@ -273,13 +276,18 @@ fn corrupt(what: &str) -> Refusal {
     format!("corrupt ({what})")
 }
 
-/// Reads a store of `len` bytes from `input`: its lists and signatures, when it was written by
-/// this version for `identity` and is whole; else why not.
-pub(super) fn decode<R: Read>(
+/// Reads a store of `len` bytes from `input`: its lists and signatures, and what `check` made
+/// of the lists, when it was written by this version for `identity` and is whole; else why
+/// not. `check` runs once the lists are read and every entry checked out, beside the reading
+/// of the rest; `ran_check` says whether it ran (its work is to be undone when the store is
+/// refused after all).
+pub(super) fn decode<R: Read, T: Send>(
     input: R,
     len: u64,
     identity: &Identity<'_>,
-) -> Result<(Vec<Tree>, Signatures), Refusal> {
+    check: impl FnOnce(&[Tree]) -> T + Send,
+    ran_check: &mut bool,
+) -> Result<(Vec<Tree>, Signatures, T), Refusal> {
     let Some(left) = len.checked_sub(CHECKSUM) else {
         return Err(TRUNCATED.to_owned());
     };
@@ -301,7 +309,7 @@ pub(super) fn decode<R: Read>(
         return Err(format!("written by fsnative {version} (this is {VERSION})"));
     }
     decode_identity(&mut input, identity)?;
-    let (words, mut slots) = decode_signatures(&mut input)?;
+    let mut slots = Slots { used: vec![Vec::new(); CLASSES] };
     let mut trees = Vec::with_capacity(identity.roots.len());
     let mut entries = 0;
     for _ in identity.roots {
@@ -312,16 +320,29 @@ pub(super) fn decode<R: Read>(
     if entries > identity.options.max_files {
         return Err(corrupt("more entries than max_files"));
     }
-    if input.left != 0 {
-        return Err(corrupt("bytes after the lists"));
-    }
+    // The check runs on a thread of its own while the rest is read here (or here after it, when
+    // no thread can be started).
+    let check = Mutex::new(Some(check));
+    let run_check = &|| check.lock().ok().and_then(|mut check| check.take()).map(|check| check(&trees));
+    let (signatures, checked) = std::thread::scope(|scope| {
+        let helper =
+            std::thread::Builder::new().name("fsnative-check".to_owned()).spawn_scoped(scope, run_check);
+        let signatures = decode_signatures(&mut input, slots);
+        let checked = match helper {
+            Ok(helper) => helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => run_check(),
+        };
+        (signatures, checked)
+    });
+    *ran_check = checked.is_some();
+    let signatures = signatures?;
     let mut checksum = [0; CHECKSUM as usize];
     input.inner.read_exact(&mut checksum).map_err(|_| TRUNCATED.to_owned())?;
     if input.hasher.finalize() != blake3::Hash::from_bytes(checksum) {
         return Err(corrupt("checksum mismatch"));
     }
-    let signatures = Signatures::restore(words, slots.used).ok_or_else(|| corrupt("signature sizes"))?;
-    Ok((trees, signatures))
+    let checked = checked.ok_or_else(|| "the check did not run".to_owned())?;
+    Ok((trees, signatures, checked))
 }
 
 fn decode_identity<R: Read>(input: &mut In<R>, identity: &Identity<'_>) -> Result<(), Refusal> {
@@ -345,21 +366,26 @@ fn decode_identity<R: Read>(input: &mut In<R>, identity: &Identity<'_>) -> Resul
     Ok(())
 }
 
-/// The slots the entries refer to, per class, one bit each: each may be referred to once.
+/// The slots the entries refer to, per class, one bit each: each may be referred to once, and
+/// must exist among the signatures read after the lists.
 struct Slots {
     used: Vec<Vec<u64>>,
 }
 
 impl Slots {
-    /// Takes `slot` for an entry; false when it does not exist or was taken.
+    /// Takes `slot` for an entry; false when its class does not exist or it was taken.
     fn claim(&mut self, slot: u64) -> bool {
         let Ok(slot) = u32::try_from(slot) else {
             return false;
         };
         let (class, index) = slot_parts(slot);
-        let Some(word) = self.used.get_mut(class).and_then(|used| used.get_mut(index / 64)) else {
+        let Some(used) = self.used.get_mut(class) else {
             return false;
         };
+        if used.len() <= index / 64 {
+            used.resize(index / 64 + 1, 0);
+        }
+        let word = &mut used[index / 64];
         let bit = 1 << (index % 64);
         let free = *word & bit == 0;
         *word |= bit;
@@ -367,15 +393,19 @@ impl Slots {
     }
 }
 
-fn decode_signatures<R: Read>(input: &mut In<R>) -> Result<(Vec<Vec<u64>>, Slots), Refusal> {
+/// Reads the signatures, which must hold every slot the lists claimed.
+fn decode_signatures<R: Read>(input: &mut In<R>, slots: Slots) -> Result<Signatures, Refusal> {
     let mut all = Vec::with_capacity(CLASSES);
-    let mut used = Vec::with_capacity(CLASSES);
+    let mut used = slots.used;
     let mut buffer = vec![0u8; 64 * 1024];
-    for class in 0..CLASSES {
+    for (class, used) in used.iter_mut().enumerate() {
         let count = input.count(8)?;
         let size = class_words(class);
         if count % size != 0 {
             return Err(corrupt("signature sizes"));
+        }
+        if used.len() > count / size {
+            return Err(corrupt("a signature's slot"));
         }
         let mut words = Vec::with_capacity(count);
         while words.len() < count {
@@ -384,10 +414,13 @@ fn decode_signatures<R: Read>(input: &mut In<R>) -> Result<(Vec<Vec<u64>>, Slots
             input.bytes(piece)?;
             words.extend(piece.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().unwrap_or_default())));
         }
-        used.push(vec![0u64; count / size]);
+        used.resize(count / size, 0);
         all.push(words);
     }
-    Ok((all, Slots { used }))
+    if input.left != 0 {
+        return Err(corrupt("bytes after the signatures"));
+    }
+    Signatures::restore(all, used).ok_or_else(|| corrupt("signature sizes"))
 }
 
 fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Refusal> {

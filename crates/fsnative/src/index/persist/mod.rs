@@ -26,8 +26,9 @@ use rustix::fs::{flock, FlockOperation};
 
 use super::content::Signatures;
 use super::tree::Tree;
-use super::update::{self, Lister, Lists};
-use super::{IndexOptions, IndexState, Shared};
+use super::update::{self, Lister, Lists, Stale};
+use super::watch::Watcher;
+use super::{IndexState, Shared};
 
 /// The store's file in the directory.
 const STORE: &str = "fsnative-index";
@@ -81,25 +82,33 @@ impl Store {
 
     /// The stored lists of `shared`'s roots, checked against the tree and brought up to date
     /// with `lister` (which watches every directory first); `None` when there is no store
-    /// that can be used (the report says why). `Err` when the cap on entries was reached.
+    /// that can be used (the report says why). `Err` when the index cannot go on: the cap on
+    /// entries was reached, or no new watcher could replace the one a refused store's check used.
     pub fn load(
         &self,
         shared: &Shared,
         lister: &mut Lister<'_>,
-    ) -> Result<Option<(Vec<Tree>, Signatures)>, ()> {
-        let (mut trees, mut signatures, bytes) = match self.read(shared.roots.paths(), &shared.options) {
+    ) -> Result<Option<(Vec<Tree>, Signatures)>, String> {
+        let dirs = lister.dirs;
+        let watcher = &mut *lister.watcher;
+        let mut ran_check = false;
+        let read = self.read(shared, |trees| check::check(dirs, trees, watcher), &mut ran_check);
+        let (mut trees, mut signatures, stale, bytes) = match read {
             Ok(loaded) => loaded,
             Err(why) => {
+                if ran_check {
+                    // What the check watched was named by a store that is not used: start afresh.
+                    *lister.watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
+                }
                 self.update(|report| report.start = Some(format!("rebuilt: {why}")));
                 return Ok(None);
             }
         };
-        let stale = check::check(lister.dirs, &trees, lister.watcher);
         let changes = stale.len() as u64;
         let mut unread = Vec::new();
         let mut lists = Lists { trees: &mut trees, signatures: &mut signatures, unread: &mut unread };
         if !update::reconcile(lister, &mut lists, stale) {
-            return Err(());
+            return Err(shared.over_cap());
         }
         self.update(|report| {
             report.start = Some("loaded".to_owned());
@@ -109,21 +118,23 @@ impl Store {
         Ok(Some((trees, signatures)))
     }
 
-    /// Reads and decodes the store, with its size.
+    /// Reads and decodes the store, checking its lists with `check` as soon as they are read
+    /// (`ran_check` says whether it ran); with what the check found and the store's size.
     fn read(
         &self,
-        roots: &[PathBuf],
-        options: &IndexOptions,
-    ) -> Result<(Vec<Tree>, Signatures, u64), String> {
+        shared: &Shared,
+        check: impl FnOnce(&[Tree]) -> Stale + Send,
+        ran_check: &mut bool,
+    ) -> Result<(Vec<Tree>, Signatures, Stale, u64), String> {
         let file = match File::open(self.dir.join(STORE)) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("no store yet".to_owned()),
             Err(e) => return Err(format!("unreadable: {e}")),
         };
         let len = file.metadata().map_err(|e| format!("unreadable: {e}"))?.len();
-        let identity = format::Identity { roots, options };
-        let (trees, signatures) = format::decode(file, len, &identity)?;
-        Ok((trees, signatures, len))
+        let identity = format::Identity { roots: shared.roots.paths(), options: &shared.options };
+        let (trees, signatures, stale) = format::decode(file, len, &identity, check, ran_check)?;
+        Ok((trees, signatures, stale, len))
     }
 
     /// Writes what `shared` holds, unless it is not ready; on failure the old store stays and
