@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -109,6 +109,9 @@ churn-smoke: python-venv node-package
 ## Python sdist and the abi3 manylinux wheel.
 dist:
 	./dist.sh
+
+## The same: only this machine's artifacts, the quick build beside `make dist-all`'s cross builds.
+dist-native: dist
 
 ## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test, nor of CI:
 ## half an hour and more cold on 2 cores, docs/install.md): the npm platform packages and abi3
