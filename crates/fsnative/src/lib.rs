@@ -50,8 +50,9 @@
 //! 6. [`Sandbox`]: a thin facade that owns the roots, the pattern cache, the index and the
 //!    ranking signals.
 //!
-//! Below them all, `error`, `control`, `request` and `result` hold the shared types, and `pool`
-//! the helper threads that walks and searches borrow; beside the facade, [`options`] builds
+//! Below them all, `error`, `control`, `request` and `result` hold the shared types, `pool`
+//! the helper threads that walks and searches borrow, and `memory` gives freed memory back to
+//! the system after a burst of work; beside the facade, [`options`] builds
 //! requests from what a binding's caller passed.
 #![deny(missing_docs)]
 
@@ -62,7 +63,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 // The layers, lowest first; a module imports only those below it (and the shared modules:
-// `error`, `control`, `pool`, `request`, `result`).
+// `error`, `control`, `memory`, `pool`, `request`, `result`).
 mod find;
 mod glob;
 mod grep;
@@ -74,6 +75,7 @@ mod walk;
 
 mod control;
 mod error;
+mod memory;
 mod pool;
 mod request;
 mod result;

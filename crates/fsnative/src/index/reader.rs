@@ -23,6 +23,7 @@ use super::update::Lister;
 use super::watch::Watcher;
 use super::{index_walk_options, IndexState, Shared, State};
 use crate::control::{CancelToken, Control};
+use crate::memory::release_free_memory;
 use crate::roots::RootDirs;
 
 /// What a search that finds nothing reads of a binary file, `(file, size)` → (bytes read,
@@ -62,10 +63,19 @@ pub(super) fn run(shared: &Shared) {
     }
     let mut scratches = vec![Scratch::default()];
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_READERS);
+    // Whether what the last burst of reading (or the build) freed has been given back.
+    let mut released = false;
     while !shared.closed.load(Ordering::Relaxed) {
         let read_some = shared.options.content && read_batch(shared, &mut scratches, cores);
-        if !read_some {
+        if read_some {
+            released = false;
+        } else {
             save_if_due(shared);
+            if !released {
+                scratches.truncate(1);
+                release_free_memory();
+                released = true;
+            }
             wait_for_events(shared);
         }
         if let Ok(mut state) = shared.state.write() {
