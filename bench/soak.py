@@ -23,6 +23,7 @@ import math
 import os
 import random
 import shutil
+import statistics
 import sys
 import tempfile
 import threading
@@ -253,12 +254,22 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
     rss_after_warmup = warm[0][1]
     drift = max(s[1] for s in warm) - rss_after_warmup
     searches = sum(histogram.total() for histogram in tenths)
+    def within(lo, hi):
+        return [s for s in samples if lo <= s[0] < hi]
+
     def peaks(lo, hi):
-        """The highest resident memory, descriptors and threads sampled in [lo, hi)."""
-        within = [s for s in samples if lo <= s[0] < hi]
-        if not within:
-            return "–", "–", "–"  # no sample fell in this tenth (a short run)
-        return f"{max(s[1] for s in within) / MIB:.1f} MiB", max(s[2] for s in within), max(s[3] for s in within)
+        """The median and highest resident memory, and the most descriptors and threads, sampled in [lo, hi)."""
+        tenth = within(lo, hi)
+        if not tenth:
+            return "–", "–", "–", "–"  # no sample fell in this tenth (a short run)
+        return (f"{statistics.median(s[1] for s in tenth) / MIB:.1f} MiB", f"{max(s[1] for s in tenth) / MIB:.1f} MiB",
+                max(s[2] for s in tenth), max(s[3] for s in tenth))
+
+    # The trend without single samples' peaks (a search in flight holds its buffers): the last
+    # tenth's median resident memory minus the second's (the first after warm-up).
+    second, last = within(args.seconds * 0.1, args.seconds * 0.2), within(args.seconds * 0.9, args.seconds * 1.1)
+    median_drift = (statistics.median(s[1] for s in last) - statistics.median(s[1] for s in second)
+                    if second and last else 0)
 
     rows = [
         (lo, hi, h.total(), h.percentile(0.5), h.percentile(0.99), *peaks(lo, hi))
@@ -284,14 +295,15 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         f"| errors | {len(errors)} |",
         f"| resident memory after warm-up (first tenth) | {rss_after_warmup / MIB:.1f} MiB |",
         f"| its drift after warm-up (highest minus first) | {drift / MIB:.2f} MiB |",
+        f"| last tenth's median minus the second tenth's | {median_drift / MIB:+.2f} MiB |",
         f"| open file descriptors, first and last sample | {samples[0][2]} / {samples[-1][2]} |",
         f"| threads, first and last sample | {samples[0][3]} / {samples[-1][3]} |",
         f"| index at the end | {status.files:,} files, {status.rescans} rescans, watching {status.watching} |",
         "",
-        "| time | searches | p50 | p99 | peak: resident memory | descriptors | threads |",
-        "|---|---:|---:|---:|---:|---:|---:|",
-        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {rss} | {fds} | {threads} |"
-          for lo, hi, n, p50, p99, rss, fds, threads in rows),
+        "| time | searches | p50 | p99 | resident memory: median | peak | descriptors: peak | threads: peak |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {median} | {rss} | {fds} | {threads} |"
+          for lo, hi, n, p50, p99, median, rss, fds, threads in rows),
         "",
     ]
     lines += [f"- stale: {line}" for line in (churn.stale + whole_stale)[:20]]
