@@ -14,6 +14,10 @@ the run, resident memory (its drift after warm-up), open file descriptors and th
     python bench/soak.py --seconds 1800 --out bench/results/soak.md   # the README's figures
     python bench/soak.py --seconds 60                                 # CI's minute
 Exits 1 on a stale answer, an error, or (in runs of 5 minutes or more) a drift of 5 MiB or more.
+The drift judged is the trend: the last tenth's median resident memory minus the second
+tenth's. The highest single sample minus the first after warm-up is reported beside it; it
+also counts the buffers of the searches in flight when a sample is taken, 3-5 MiB from one
+sample to the next.
 """
 
 from __future__ import annotations
@@ -294,8 +298,8 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         f"| searches by 4 threads | {searches:,} |",
         f"| errors | {len(errors)} |",
         f"| resident memory after warm-up (first tenth) | {rss_after_warmup / MIB:.1f} MiB |",
-        f"| its drift after warm-up (highest minus first) | {drift / MIB:.2f} MiB |",
-        f"| last tenth's median minus the second tenth's | {median_drift / MIB:+.2f} MiB |",
+        f"| drift: the last tenth's median minus the second tenth's (judged) | {median_drift / MIB:+.2f} MiB |",
+        f"| the highest sample after warm-up minus the first | {drift / MIB:.2f} MiB |",
         f"| open file descriptors, first and last sample | {samples[0][2]} / {samples[-1][2]} |",
         f"| threads, first and last sample | {samples[0][3]} / {samples[-1][3]} |",
         f"| index at the end | {status.files:,} files, {status.rescans} rescans, watching {status.watching} |",
@@ -311,13 +315,13 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
     judged = args.seconds >= DRIFT_JUDGED_FROM
     if not judged:
         lines.append(f"Drift not judged: the run is shorter than {DRIFT_JUDGED_FROM} s.")
-    elif drift >= DRIFT_LIMIT:
-        lines.append(f"**Drift over the limit**: {drift / MIB:.2f} MiB, the limit is {DRIFT_LIMIT / MIB:g} MiB.")
+    elif median_drift >= DRIFT_LIMIT:
+        lines.append(f"**Drift over the limit**: {median_drift / MIB:.2f} MiB, the limit is {DRIFT_LIMIT / MIB:g} MiB.")
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
         Path(args.out).write_text(text)
-    failed = stale > 0 or errors or (judged and drift >= DRIFT_LIMIT)
+    failed = stale > 0 or errors or (judged and median_drift >= DRIFT_LIMIT)
     return 1 if failed else 0
 
 
