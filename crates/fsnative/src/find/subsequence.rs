@@ -1,0 +1,284 @@
+//! A second prefilter, before the matcher: the longest common subsequence of each query part
+//! and a path, computed along the index's shared directory prefixes.
+//!
+//! frizbee matches a part to a path only when its own prefilter finds the part's characters in
+//! the path in order, all but `typos` of them (`match_haystack_*_typos`: each needle character
+//! is looked for after the previous one found, and up to `typos` may be skipped). Then the
+//! part and the path have a common subsequence of at least `len - typos` characters, so a
+//! path whose longest common subsequence with a part is shorter can never match: dropping it
+//! changes no result. The character set of [`crate::index::char_set`] bounds the same thing
+//! from one side only (which characters are there, not in which order).
+//!
+//! The subsequence is counted with the bit-parallel recurrence of Allison and Dix (one 64-bit
+//! word per part, a few operations per path byte), whose state after a directory's path is
+//! the state every path below it starts from: a walk in walk order feeds each entry's name to
+//! its parent's state, so a million paths cost their names' bytes, not their full lengths.
+//!
+//! Characters are compared as frizbee's prefilter compares them: bytes, ASCII letters in
+//! either case unless the part holds an upper-case letter (smart case). A part that is not
+//! ASCII (frizbee then compares characters, with Unicode case folding) or longer than 64
+//! bytes is not filtered here.
+
+/// One query part's subsequence counter.
+struct Part {
+    /// For each byte, the positions in the part that it matches.
+    masks: Box<[u64; 256]>,
+    /// The part's length in bytes (at most 64).
+    len: u32,
+    /// The common subsequence a match needs at least: `len - typos`.
+    need: u32,
+}
+
+/// The subsequence counters of a query's parts; a path's state holds one word per part.
+pub(super) struct Subsequences {
+    parts: Vec<Part>,
+}
+
+impl Subsequences {
+    /// The counters for parts given as (needle, typos allowed).
+    pub fn new<'a>(parts: impl IntoIterator<Item = (&'a str, u16)>) -> Subsequences {
+        let parts = parts
+            .into_iter()
+            .filter(|(needle, typos)| {
+                needle.is_ascii() && needle.len() <= 64 && needle.len() > usize::from(*typos)
+            })
+            .map(|(needle, typos)| {
+                let case_sensitive = needle.bytes().any(|b| b.is_ascii_uppercase());
+                let mut masks = Box::new([0u64; 256]);
+                for (at, byte) in needle.bytes().enumerate() {
+                    masks[usize::from(byte)] |= 1 << at;
+                    if !case_sensitive {
+                        masks[usize::from(byte.to_ascii_lowercase())] |= 1 << at;
+                        masks[usize::from(byte.to_ascii_uppercase())] |= 1 << at;
+                    }
+                }
+                let len = needle.len() as u32;
+                Part { masks, len, need: len - u32::from(typos) }
+            })
+            .collect();
+        Subsequences { parts }
+    }
+
+    /// Words in a state: one per filtered part (0: nothing is filtered).
+    pub fn width(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// The state of an empty path, written to `state` (`width` words).
+    pub fn start(&self, state: &mut [u64]) {
+        state.fill(u64::MAX);
+    }
+
+    /// Whether a path in `state` may match every part: each part's longest common
+    /// subsequence with it is as long as a match needs.
+    pub fn passes(&self, state: &[u64]) -> bool {
+        self.parts.iter().zip(state).all(|(part, &v)| part.passes(v))
+    }
+
+    /// Whether `path` may match every part (the whole path fed at once).
+    pub fn path_passes(&self, path: &[u8]) -> bool {
+        self.parts.iter().all(|part| part.passes(part.feed(u64::MAX, path)))
+    }
+}
+
+impl Part {
+    /// The state `v` advanced over `bytes`. A zero bit at position i of the state: the
+    /// common subsequence grew at part character i (Allison and Dix's recurrence).
+    fn feed(&self, mut v: u64, bytes: &[u8]) -> u64 {
+        for &byte in bytes {
+            let m = self.masks[usize::from(byte)];
+            v = v.wrapping_add(v & m) | (v & !m);
+        }
+        v
+    }
+
+    /// The longest common subsequence in state `v` is as long as a match needs.
+    fn passes(&self, v: u64) -> bool {
+        let low = if self.len == 64 { u64::MAX } else { (1u64 << self.len) - 1 };
+        (!v & low).count_ones() >= self.need
+    }
+}
+
+/// The states of the directories above the entry being walked, deepest last: the walk feeds
+/// each entry's name to its parent's state.
+pub(super) struct PrefixStates<'s> {
+    filter: &'s Subsequences,
+    /// `width` words per depth, depth 0 (the directory searched) first.
+    states: Vec<u64>,
+    /// The length of the path of the directory at each depth (0 for depth 0).
+    lens: Vec<usize>,
+    /// The state of the entry being entered.
+    scratch: Vec<u64>,
+}
+
+impl<'s> PrefixStates<'s> {
+    pub fn new(filter: &'s Subsequences) -> PrefixStates<'s> {
+        let mut states = vec![0; filter.width()];
+        filter.start(&mut states);
+        PrefixStates { filter, scratch: states.clone(), states, lens: vec![0] }
+    }
+
+    /// Feeds the entry at `path` (relative to the directory searched, `depth` ≥ 1 below it,
+    /// its parent walked before it) and tells whether it may match. A directory's state is
+    /// kept for the entries below it.
+    pub fn enter(&mut self, path: &[u8], depth: usize, dir: bool) -> bool {
+        let width = self.filter.width();
+        if width == 0 {
+            return true;
+        }
+        let parent = depth - 1;
+        if parent >= self.lens.len() {
+            // Its directories were not walked before it (a walk begun below them): they are
+            // entered from its path first.
+            let slashes: Vec<usize> = (0..path.len()).filter(|&at| path[at] == b'/').collect();
+            for ancestor in self.lens.len()..=parent {
+                match slashes.get(ancestor - 1) {
+                    Some(&end) => {
+                        self.enter(&path[..end], ancestor, true);
+                    }
+                    None => return self.filter.path_passes(path),
+                }
+            }
+        }
+        // Below the directory's path: its `/` (past depth 1) and the entry's name.
+        let name = &path[self.lens[parent]..];
+        let above = &self.states[parent * width..depth * width];
+        // A part its directory already passes passes below it too (a longer path has a
+        // subsequence at least as long), so it is not fed again.
+        let fed = |(part, &v): (&Part, &u64)| if part.passes(v) { v } else { part.feed(v, name) };
+        if !dir {
+            // A file: the first part it fails settles it.
+            return self.filter.parts.iter().zip(above).all(|(part, &v)| part.passes(fed((part, &v))));
+        }
+        let mut state = std::mem::take(&mut self.scratch);
+        state.clear();
+        state.extend(self.filter.parts.iter().zip(above).map(fed));
+        let passes = self.filter.passes(&state);
+        self.states.truncate(depth * width);
+        self.states.extend_from_slice(&state);
+        self.scratch = state;
+        self.lens.truncate(depth);
+        self.lens.push(path.len());
+        passes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use neo_frizbee::{Config, Matcher, SortStrategy};
+
+    use super::*;
+
+    /// A small seeded generator (xorshift64*), so the property tests repeat.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        /// A string of `len` characters drawn from `alphabet`.
+        fn text(&mut self, alphabet: &[u8], len: usize) -> String {
+            (0..len).map(|_| char::from(alphabet[self.below(alphabet.len())])).collect()
+        }
+    }
+
+    /// The longest common subsequence by the textbook table, bytes compared as `same` says.
+    fn lcs(a: &[u8], b: &[u8], same: impl Fn(u8, u8) -> bool) -> u32 {
+        let mut row = vec![0u32; b.len() + 1];
+        for &x in a {
+            let mut diagonal = 0;
+            for (j, &y) in b.iter().enumerate() {
+                let above = row[j + 1];
+                row[j + 1] = if same(x, y) { diagonal + 1 } else { above.max(row[j]) };
+                diagonal = above;
+            }
+        }
+        row[b.len()]
+    }
+
+    #[test]
+    fn the_bit_parallel_count_is_the_longest_common_subsequence() {
+        let mut rng = Rng(0x5eed);
+        for round in 0..3000 {
+            let len = 1 + rng.below(if round % 10 == 0 { 64 } else { 12 });
+            let needle = rng.text(b"abcAB/_x", len);
+            let path_len = rng.below(40);
+            let path = rng.text(b"abcdAB/_.xy", path_len);
+            let case_sensitive = needle.bytes().any(|b| b.is_ascii_uppercase());
+            let same = |x: u8, y: u8| if case_sensitive { x == y } else { x.eq_ignore_ascii_case(&y) };
+            let expected = lcs(needle.as_bytes(), path.as_bytes(), same);
+            // The least typos that let this path pass is exactly the part's length less it.
+            for typos in 0..len.min(8) as u16 {
+                let filter = Subsequences::new([(needle.as_str(), typos)]);
+                let passes = expected + u32::from(typos) >= len as u32;
+                assert_eq!(
+                    filter.path_passes(path.as_bytes()),
+                    passes,
+                    "{needle:?} in {path:?}, {typos} typos"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn no_path_the_matcher_matches_is_filtered_out() {
+        let mut rng = Rng(0xf1e1d);
+        let alphabet = b"aAbcdeE/_.-12\xc3\xa9";
+        for _ in 0..400 {
+            let needle_len = 1 + rng.below(14);
+            let needle = rng.text(b"abcdeAE/_.1", needle_len);
+            let needle = needle.as_str();
+            let typos = rng.below(needle.len().min(7) + 1) as u16;
+            let paths: Vec<String> = (0..200)
+                .map(|_| {
+                    let len = rng.below(48);
+                    String::from_utf8_lossy(rng.text(alphabet, len).as_bytes()).into_owned()
+                })
+                .collect();
+            let texts: Vec<&str> = paths.iter().map(String::as_str).collect();
+            let config = Config { max_typos: Some(typos), sort: SortStrategy::Unsorted, ..Config::default() };
+            let filter = Subsequences::new([(needle, typos)]);
+            for found in Matcher::new(needle, &config).match_list(&texts) {
+                let path = texts[found.index as usize];
+                assert!(filter.path_passes(path.as_bytes()), "{needle:?} ({typos} typos) matches {path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn prefix_states_give_the_whole_paths_answer() {
+        let filter = Subsequences::new([("srchand", 2), ("rs", 0)]);
+        let walk = [
+            ("src", 1, true),
+            ("src/handler.rs", 2, false),
+            ("src/lib", 2, true),
+            ("src/lib/hand.rs", 3, false),
+            ("src/lib/x.py", 3, false),
+            ("srs", 1, false),
+            ("tests", 1, true),
+            ("tests/handler.rs", 2, false),
+        ];
+        let mut states = PrefixStates::new(&filter);
+        for (path, depth, dir) in walk {
+            let passes = states.enter(path.as_bytes(), depth, dir);
+            assert_eq!(passes, filter.path_passes(path.as_bytes()), "{path}");
+        }
+        assert!(filter.path_passes(b"src/handler.rs") && !filter.path_passes(b"tests/handler.py"));
+    }
+
+    #[test]
+    fn parts_it_cannot_judge_pass_everything() {
+        let filter = Subsequences::new([("h\u{e9}llo", 1), (&*"x".repeat(65), 2), ("ab", 2)]);
+        assert_eq!(filter.width(), 0);
+        assert!(filter.path_passes(b"zzz"));
+        assert!(PrefixStates::new(&filter).enter(b"zzz", 1, false));
+    }
+}
