@@ -94,9 +94,22 @@ impl Part {
 
     /// The longest common subsequence in state `v` is as long as a match needs.
     fn passes(&self, v: u64) -> bool {
-        let low = if self.len == 64 { u64::MAX } else { (1u64 << self.len) - 1 };
-        (!v & low).count_ones() >= self.need
+        matched(v, self.len) >= self.need
     }
+
+    /// Whether `more` bytes fed to state `v` could make it pass: at most the part's first
+    /// `len - more` characters are matched before them (as `v` says), and each byte matches
+    /// at most one more.
+    fn may_pass_after(&self, v: u64, more: usize) -> bool {
+        let more = u32::try_from(more).unwrap_or(u32::MAX).min(self.len);
+        matched(v, self.len - more) + more >= self.need
+    }
+}
+
+/// How long the common subsequence of state `v` with the part's first `chars` characters is.
+fn matched(v: u64, chars: u32) -> u32 {
+    let low = if chars >= 64 { u64::MAX } else { (1u64 << chars) - 1 };
+    (!v & low).count_ones()
 }
 
 /// The states of the directories above the entry being walked, deepest last: the walk feeds
@@ -148,7 +161,10 @@ impl<'s> PrefixStates<'s> {
         let fed = |(part, &v): (&Part, &u64)| if part.passes(v) { v } else { part.feed(v, name) };
         if !dir {
             // A file: the first part it fails settles it.
-            return self.filter.parts.iter().zip(above).all(|(part, &v)| part.passes(fed((part, &v))));
+            // The bounds of every part first (no byte is fed for them), then the parts fed.
+            let parts = || self.filter.parts.iter().zip(above);
+            return parts().all(|(part, &v)| part.passes(v) || part.may_pass_after(v, name.len()))
+                && parts().all(|(part, &v)| part.passes(v) || part.passes(part.feed(v, name)));
         }
         let mut state = std::mem::take(&mut self.scratch);
         state.clear();
@@ -249,6 +265,24 @@ mod tests {
             for found in Matcher::new(needle, &config).match_list(&texts) {
                 let path = texts[found.index as usize];
                 assert!(filter.path_passes(path.as_bytes()), "{needle:?} ({typos} typos) matches {path:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_bound_before_feeding_never_rules_out_a_pass() {
+        let mut rng = Rng(0xb0b);
+        for _ in 0..3000 {
+            let needle_len = 1 + rng.below(20);
+            let needle = rng.text(b"abcd/_", needle_len);
+            let typos = rng.below(needle_len.min(6)) as u16;
+            let filter = Subsequences::new([(needle.as_str(), typos)]);
+            let Some(part) = filter.parts.first() else { continue };
+            let (head_len, tail_len) = (rng.below(30), rng.below(12));
+            let (head, tail) = (rng.text(b"abcde/_", head_len), rng.text(b"abcde/_", tail_len));
+            let v = part.feed(u64::MAX, head.as_bytes());
+            if part.passes(part.feed(v, tail.as_bytes())) {
+                assert!(part.may_pass_after(v, tail.len()), "{needle:?}: {head:?} then {tail:?}");
             }
         }
     }
