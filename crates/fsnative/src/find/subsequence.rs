@@ -309,6 +309,72 @@ mod tests {
     }
 
     #[test]
+    fn a_find_filtered_along_the_walk_ranks_as_the_unfiltered_one() {
+        use super::super::score::Query;
+
+        let words = ["src", "lib", "handler", "hanlder", "test", "tests", "pkg0451", "api", "v1", "Parser"];
+        let mut rng = Rng(0xacce55);
+        let mut entries: Vec<(String, bool)> = Vec::new();
+        for _ in 0..1500 {
+            let depth = 1 + rng.below(4);
+            let mut path = String::new();
+            for level in 0..depth {
+                if level > 0 {
+                    path.push('/');
+                }
+                path.push_str(words[rng.below(words.len())]);
+                if rng.below(3) == 0 {
+                    path.push_str(&format!("_{}", rng.below(30)));
+                }
+                entries.push((path.clone(), level + 1 < depth));
+            }
+            path.push_str([".rs", ".py", ".c"][rng.below(3)]);
+            entries.pop();
+            entries.push((path, false));
+        }
+        // Walk order: name by name, a directory before its contents (`/` sorts first).
+        let key = |path: &str| path.bytes().map(|b| if b == b'/' { 0 } else { b }).collect::<Vec<u8>>();
+        entries.sort_by_key(|entry| key(&entry.0));
+        entries.dedup_by(|a, b| a.0 == b.0);
+        let files: Vec<&str> = entries.iter().filter(|e| !e.1).map(|e| e.0.as_str()).collect();
+        let queries =
+            ["hanlder", "src/hand", "pkg0451 api v1", "test", "Parser", "lib hand_2.rs", "tsts/prser"];
+        let mut ruled_out = 0;
+        for query in queries {
+            let parsed = Query::parse(query).unwrap();
+            let ranked = |texts: &[&str]| -> Vec<(String, i64)> {
+                let ranking = parsed.rank(texts, |_| true, usize::MAX, 1);
+                ranking
+                    .best
+                    .iter()
+                    .map(|r| (texts[r.at].to_owned(), r.fuzzy + r.filename_bonus + r.exact_bonus))
+                    .collect()
+            };
+            let all = ranked(&files);
+            assert!(!all.is_empty(), "{query}");
+            let filter = parsed.subsequences();
+            // Walked whole, and in two runs as threads walk it (the second begun mid-tree).
+            let middle = entries.len() / 2;
+            for splits in [&[0, entries.len()][..], &[0, middle, entries.len()]] {
+                let runs = splits.windows(2).map(|run| run[0]..run[1]);
+                let mut kept = Vec::new();
+                for run in runs {
+                    let mut states = PrefixStates::new(&filter);
+                    for (path, dir) in &entries[run] {
+                        let depth = 1 + path.matches('/').count();
+                        if states.enter(path.as_bytes(), depth, *dir) && !dir {
+                            kept.push(path.as_str());
+                        }
+                    }
+                }
+                ruled_out += files.len() - kept.len();
+                assert_eq!(ranked(&kept), all, "{query}");
+            }
+        }
+        assert!(ruled_out > 0, "the filter left every path to the matcher");
+    }
+
+    #[test]
     fn parts_it_cannot_judge_pass_everything() {
         let filter = Subsequences::new([("h\u{e9}llo", 1), (&*"x".repeat(65), 2), ("ab", 2)]);
         assert_eq!(filter.width(), 0);
