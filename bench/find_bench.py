@@ -79,7 +79,7 @@ SPEED_QUERIES = {
 # tree -> (target, is it met by (fsnative row, fff row)) for the speed rows.
 SPEED_TARGETS = {
     "large": ("p50 ≤ fff's (100k paths)", lambda fsn, fff: fff is not None and fsn["median"] <= fff["median"]),
-    MILLION_TREE: ("p50 ≤ 10 ms (1M paths)", lambda fsn, fff: fsn["median"] <= 10),
+    MILLION_TREE: ("p50 ≤ 20 ms (1M paths, issue #25)", lambda fsn, fff: fsn["median"] <= 20),
 }
 
 

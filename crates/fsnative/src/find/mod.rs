@@ -11,6 +11,7 @@
 
 mod score;
 mod signals;
+mod subsequence;
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -31,6 +32,7 @@ use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, 
 use score::{Query, Ranked};
 pub(crate) use signals::Signals;
 pub use signals::FRECENCY_POINTS;
+use subsequence::{PrefixStates, Subsequences};
 
 /// A file the query is matched against.
 struct Candidate<'v> {
@@ -81,6 +83,13 @@ impl<'v> Candidates<'v> {
         self.list.push(Candidate { text, target, symlink });
     }
 
+    /// Moves `other`'s candidates to the end of these.
+    fn append(&mut self, other: &mut Candidates<'v>) {
+        let offset = self.list.len();
+        self.raw.extend(other.raw.drain(..).map(|(at, bytes)| (at + offset, bytes)));
+        self.list.append(&mut other.list);
+    }
+
     /// The path of candidate `at` relative to the directory searched.
     fn relative(&self, at: usize) -> &Path {
         let bytes = match self.raw.binary_search_by_key(&at, |&(position, _)| position) {
@@ -112,8 +121,7 @@ pub(crate) fn run(
         )
         .with_path(&file.path));
     }
-    // What the index's listings left out is not reported by a find.
-    let skipped = SkipCounters::default();
+    // What the index's listings left out is not reported by a find (its walk counts none).
     let view = index.and_then(Index::view);
     let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
     let shared = constraints.clone().map(Arc::new);
@@ -121,16 +129,9 @@ pub(crate) fn run(
     let mut considered = 0;
     for (number, target) in targets.iter().enumerate() {
         considered += match &view {
-            Some(view) => from_index(
-                view,
-                roots,
-                target,
-                number,
-                constraints.as_ref(),
-                &skipped,
-                &query,
-                &mut candidates,
-            ),
+            Some(view) => {
+                from_index(view, roots, target, number, constraints.as_ref(), &query, &mut candidates)
+            }
             None => from_walk(roots, target, number, shared.clone(), &control, &query, &mut candidates)?,
         };
     }
@@ -143,33 +144,89 @@ pub(crate) fn run(
     Ok(result)
 }
 
+/// Entries below a target from which a find's index walk is split between threads.
+const PARALLEL_ENTRIES: usize = 32_768;
+
 /// Adds the files below `target` (search target `number`) in the index that `query` may
-/// match to `candidates`, in walk order; returns how many files there are.
-#[allow(clippy::too_many_arguments)]
+/// match to `candidates`, in walk order; returns how many files there are. A large target's
+/// entries are split in runs, one per thread.
 fn from_index<'v>(
     view: &'v View<'_>,
     roots: &Roots,
     target: &Target,
     number: usize,
     constraints: Option<&Constraints>,
-    skipped: &'v SkipCounters,
     query: &Query,
     candidates: &mut Candidates<'v>,
 ) -> usize {
     let dir = target.below_root(roots);
-    let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let subsequences = query.subsequences();
+    let shares = if view.count_below(target.root, dir) >= PARALLEL_ENTRIES { default_threads() } else { 1 };
+    let share = |share: usize| {
+        let mut found = Candidates::default();
+        let count = index_share(
+            view,
+            target,
+            dir,
+            (share, shares),
+            number,
+            constraints,
+            query,
+            &subsequences,
+            &mut found,
+        );
+        (found, count)
+    };
     let mut count = 0;
-    for (entry, _, _) in view.walk(target.root, dir, None, None, skipped) {
-        if !matches!(entry.kind, Kind::File | Kind::Symlink)
-            || constraints.is_some_and(|c| !c.matches(&entry.path[base..]))
-        {
-            continue;
+    let found: Vec<(Candidates<'v>, usize)> = if shares == 1 {
+        vec![share(0)]
+    } else {
+        std::thread::scope(|scope| {
+            let share = &share;
+            let others: Vec<_> = (1..shares).map(|n| scope.spawn(move || share(n))).collect();
+            let mut found = vec![share(0)];
+            found.extend(others.into_iter().map(|other| other.join().expect("a find thread panicked")));
+            found
+        })
+    };
+    for (mut part, files) in found {
+        count += files;
+        candidates.append(&mut part);
+    }
+    count
+}
+
+/// One run of [`from_index`]: the `share.0`-th of `share.1` runs of the entries below `dir`.
+#[allow(clippy::too_many_arguments)]
+fn index_share<'v>(
+    view: &'v View<'_>,
+    target: &Target,
+    dir: &[u8],
+    share: (usize, usize),
+    number: usize,
+    constraints: Option<&Constraints>,
+    query: &Query,
+    subsequences: &Subsequences,
+    candidates: &mut Candidates<'v>,
+) -> usize {
+    let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
+    let mut prefixes = PrefixStates::new(subsequences);
+    let mut count = 0;
+    for (entry, depth) in view.walk_share(target.root, dir, share.0, share.1) {
+        let relative = &entry.path[base..];
+        match entry.kind {
+            Kind::Dir => {
+                prefixes.enter(relative, depth, true);
+                continue;
+            }
+            Kind::File | Kind::Symlink if constraints.is_none_or(|c| c.matches(relative)) => {}
+            _ => continue,
         }
         count += 1;
         // The characters of the path below the root: those below the target and maybe more,
-        // so a path is never skipped that could match.
-        if query.may_match(entry.chars) {
-            let relative = &entry.path[base..];
+        // so a path is never skipped that could match. Then the subsequence, from its
+        // directory's.
+        if query.may_match(entry.chars) && prefixes.enter(relative, depth, false) {
             let symlink = entry.kind == Kind::Symlink;
             if entry.utf8 {
                 // SAFETY: the index found the whole path UTF-8 when it listed it, and `base` is
@@ -200,11 +257,13 @@ fn from_walk(
     let base = target.path.as_os_str().as_bytes();
     let base = base.len() + usize::from(!base.ends_with(b"/"));
     let mut count = 0;
+    let subsequences = query.subsequences();
     let prepare = |walked: Walked| {
         (walked.kind != WalkedKind::Dir).then(|| {
             let relative = &walked.path.as_os_str().as_bytes()[base..];
             let symlink = walked.kind == WalkedKind::Symlink;
-            query.may_match(char_set(relative)).then(|| (relative.to_vec(), symlink))
+            (query.may_match(char_set(relative)) && subsequences.path_passes(relative))
+                .then(|| (relative.to_vec(), symlink))
         })
     };
     Walker::new(&dirs, &options, &skipped, control).run_all(target, default_threads(), prepare, |file| {

@@ -30,6 +30,7 @@ use std::cmp::Reverse;
 use fsnative_alignment::matched_chars;
 use neo_frizbee::{Config, Match, Matcher, SortStrategy};
 
+use super::subsequence::Subsequences;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{missing, query_char_set};
 
@@ -140,6 +141,11 @@ impl Query {
     /// matcher's verdict is final.
     pub fn may_match(&self, chars: u64) -> bool {
         self.parts.iter().all(|part| missing(part.chars, chars) <= u32::from(part.typos))
+    }
+
+    /// The subsequence prefilter of the parts (see [`Subsequences`]).
+    pub fn subsequences(&self) -> Subsequences {
+        Subsequences::new(self.parts.iter().map(|part| (part.needle.as_str(), part.typos)))
     }
 
     /// Matches every text, drops the matches `keep` refuses, and returns how many are left

@@ -111,6 +111,33 @@ impl<'a> View<'a> {
         })
     }
 
+    /// The live entries below the directory `dir` of `root` in walk order, each with its
+    /// depth below `dir`: the `share`-th of `shares` runs of about equal length, so that
+    /// threads can each take one (a find; no skips are counted).
+    pub fn walk_share<'v>(
+        &'v self,
+        root: usize,
+        dir: &[u8],
+        share: usize,
+        shares: usize,
+    ) -> impl Iterator<Item = (&'v Entry, usize)> + 'v {
+        let tree = &self.state.trees[root];
+        let range = tree.below(dir).unwrap_or(0..0);
+        let step = range.len().div_ceil(shares.max(1));
+        let start = (range.start + share * step).min(range.end);
+        let end = (start + step).min(range.end);
+        let base = depth_of(dir);
+        tree.order()[start..end].iter().filter_map(move |&id| {
+            let entry = tree.entry(id);
+            (entry.kind != Kind::Free).then(|| (entry, usize::from(entry.depth) - base))
+        })
+    }
+
+    /// How many entries lie below the directory `dir` of `root`.
+    pub fn count_below(&self, root: usize, dir: &[u8]) -> usize {
+        self.state.trees.get(root).and_then(|tree| tree.below(dir)).map_or(0, |range| range.len())
+    }
+
     /// The prefilter of `query`; `None` when it rules nothing out or the index holds no
     /// content.
     pub fn prefilter(&self, query: &GramQuery, binary_known: bool) -> Option<Prefilter> {
