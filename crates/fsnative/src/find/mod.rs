@@ -159,7 +159,7 @@ fn from_index<'v>(
     let dir = target.below_root(roots);
     let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
     let mut count = 0;
-    for (entry, _, _) in view.walk(target.root, dir, None, None, skipped) {
+    for (_, entry, _, _) in view.walk(target.root, dir, None, None, skipped) {
         if !matches!(entry.kind, Kind::File | Kind::Symlink)
             || constraints.is_some_and(|c| !c.matches(&entry.path[base..]))
         {
