@@ -33,25 +33,29 @@ def patterns_of(case, tree):
     return [patterns] if isinstance(patterns, str) else list(patterns)
 
 
-def interleaved(impls, warmup=WARMUP, reps=REPS):
-    """Times each implementation in turn within every round (`warmup` rounds first, not kept,
-    then `reps` measured ones).
+def interleaved(impls, warmup=WARMUP, reps=REPS, block=1, orders=None):
+    """Times each implementation in turn within every round (`warmup` calls of each first, not
+    kept, then `reps` measured ones).
 
-    `impls` maps a name to a callable returning (matches, files). The starting implementation
-    rotates from round to round so none always runs right after another. Returns name ->
+    `impls` maps a name to a callable returning (matches, files). Round r runs them in
+    `orders[r % len(orders)]` (by default the starting implementation rotates from round to
+    round so none always runs right after another), each `block` times in a row before the next
+    takes its turn (as node/measure.mjs's `interleaved`). Returns name ->
     {"samples": [...], "matches": n, "files": n}.
     """
     names = list(impls)
+    orders = orders or [names[shift:] + names[:shift] for shift in range(len(names))]
     runs = {name: {"samples": []} for name in names}
-    for round_index in range(warmup + reps):
-        shift = round_index % len(names)
-        for name in names[shift:] + names[:shift]:
-            start = time.perf_counter()
-            matches, files = impls[name]()
-            elapsed_ms = (time.perf_counter() - start) * 1000
-            if round_index >= warmup:
-                runs[name]["samples"].append(round(elapsed_ms, 3))
-            runs[name].update(matches=matches, files=files)
+    warm_rounds = -(-warmup // block)
+    for round_index in range(warm_rounds + -(-reps // block)):
+        for name in orders[round_index % len(orders)]:
+            for _ in range(block):
+                start = time.perf_counter()
+                matches, files = impls[name]()
+                elapsed_ms = (time.perf_counter() - start) * 1000
+                if round_index >= warm_rounds:
+                    runs[name]["samples"].append(round(elapsed_ms, 3))
+                runs[name].update(matches=matches, files=files)
     return runs
 
 

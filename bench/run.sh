@@ -81,6 +81,7 @@ rm -rf "$bench/results/raw$([[ "$BENCH_SMOKE" == 1 ]] && echo -smoke)"
 python grep_python.py
 node node/grep.mjs
 node node/transfer.mjs
+python transfer_python.py
 python engine.py
 python glob_python.py
 node node/glob.mjs

@@ -21,6 +21,12 @@ export interface IndexOptions {
    * `indexStatus().store` says whether it was loaded. Default: none.
    */
   persist?: string;
+  /**
+   * The most memory in bytes the content cache may hold: the contents of small files that
+   * searches read again and again, kept so that they are not read from disk each time (`0`: no
+   * cache). Counted apart from `maxMemory`. Default 4 MiB.
+   */
+  cacheMemory?: number;
 }
 
 /** A snapshot of a sandbox's warm index (`Sandbox.indexStatus`). */
@@ -33,7 +39,7 @@ export interface IndexStatus {
   dirs: number;
   /** Bytes of the files read into the content prefilter. */
   bytes: number;
-  /** Memory the index holds, in bytes. */
+  /** Memory the index holds, in bytes (the content cache included). */
   memoryBytes: number;
   /** `'live'` (every directory watched), `'partial'` (some listed again before every search) or `'off'`. */
   watching: 'live' | 'partial' | 'off';
@@ -63,4 +69,10 @@ export interface IndexStatus {
   storeBytes: number;
   /** Files and directories the check at load found changed while no index watched them. */
   storeChanges: number;
+  /** Bytes of file contents the content cache holds. */
+  cacheBytes: number;
+  /** Files the content cache holds. */
+  cacheFiles: number;
+  /** Files searched from the content cache instead of read from disk, so far. */
+  cacheHits: number;
 }

@@ -1,6 +1,7 @@
 // A whole grep result crossing into JavaScript: the CPython standard library's email package
 // (the `email` corpus), every `\bdef\b` with 2 lines of context, no limit. fsnative's async and
-// sync grep, each reading the path, line number and text of every match and context line (so
+// sync grep, on a plain sandbox and on one with a warm index (its prefilter and content cache),
+// each reading the path, line number and text of every match and context line (so
 // no lazy object gets away with doing less), against spawning `rg -n -C2 PATTERN DIR` and
 // splitting its stdout into lines.
 //
@@ -9,7 +10,9 @@
 // machine), so in the first (case `email_context`) rg opens every round and the two fsnative
 // calls take turns following it. In the second (`email_context_runs`) each tool makes runs of
 // ten calls in a row, as a server that no longer spawns rg would. The report checks the
-// targets in both: async ≥ 10× faster than spawning rg, and async within 0.2 ms of sync.
+// targets in both: async ≥ 10× faster than spawning rg, and async within 0.2 ms of sync; with
+// bench/transfer_python.py's rows (the same search from Python, measured the same way), Node's
+// cost over Python's.
 import { spawn } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { RG, SCENARIOS, SMOKE, corpus, fsnative, interleaved, patternsOf, record, save } from './measure.mjs';
@@ -20,10 +23,12 @@ const testCase = SCENARIOS[CASE_ID];
 const [pattern] = patternsOf(testCase, TREE);
 const dir = corpus(TREE);
 const sandbox = new fsnative.Sandbox([dir]);
+const indexed = new fsnative.Sandbox([dir], { index: true });
+assert.ok(await indexed.waitForIndex(60_000), JSON.stringify(indexed.indexStatus()));
 const options = { pattern, context: testCase.context, limit: testCase.limit };
 
 /** The core's own time (stats.elapsedMs) of each fsnative call, by implementation. */
-const searchMs = { async: [], sync: [] };
+const searchMs = { async: [], sync: [], indexedAsync: [], indexedSync: [] };
 
 /** Reads every record a tool would: [match records, files]. */
 function readAll(result, kind) {
@@ -58,10 +63,14 @@ function ripgrep(args) {
 
 const ASYNC = 'fsnative (async)';
 const SYNC = 'fsnative (sync)';
+const INDEXED_ASYNC = 'fsnative indexed (async)';
+const INDEXED_SYNC = 'fsnative indexed (sync)';
 const RG_PEER = 'spawn rg -n -C2, split lines';
 const impls = {
   [ASYNC]: async () => readAll(await sandbox.grep(options), 'async'),
   [SYNC]: async () => readAll(sandbox.grepSync(options), 'sync'),
+  [INDEXED_ASYNC]: async () => readAll(await indexed.grep(options), 'indexedAsync'),
+  [INDEXED_SYNC]: async () => readAll(indexed.grepSync(options), 'indexedSync'),
   [RG_PEER]: async () => [(await ripgrep(RG_ARGS)).split('\n').length - 1, 0],
 };
 const rounds = SMOKE ? {} : { warmup: testCase.rounds.warmup, reps: testCase.rounds.measured };
@@ -76,16 +85,18 @@ const counts = (await ripgrep(['-c', pattern, dir])).trimEnd().split('\n').map((
 const median = (values) => values.toSorted((a, b) => a - b)[values.length >> 1];
 const rows = [];
 for (const { caseId, title, block } of arrangements) {
-  searchMs.async.length = 0;
-  searchMs.sync.length = 0;
-  const runs = await interleaved(impls, { ...rounds, block, orders: [[RG_PEER, ASYNC, SYNC], [RG_PEER, SYNC, ASYNC]] });
+  for (const samples of Object.values(searchMs)) samples.length = 0;
+  const orders = [[RG_PEER, ASYNC, SYNC, INDEXED_ASYNC, INDEXED_SYNC], [RG_PEER, INDEXED_SYNC, INDEXED_ASYNC, SYNC, ASYNC]];
+  const runs = await interleaved(impls, { ...rounds, block, orders });
   Object.assign(runs[RG_PEER], { matches: counts.reduce((a, b) => a + b, 0), files: counts.length });
   const searchNote = (kind) => `of which the core's search (stats.elapsedMs): ${median(searchMs[kind]).toFixed(2)} ms`;
   rows.push(...record('transfer-node', TREE, caseId, title, runs,
-    (name) => (name === RG_PEER ? [ASYNC] : []),
+    (name) => (name === RG_PEER ? [ASYNC, INDEXED_ASYNC] : []),
     {
       [ASYNC]: searchNote('async'),
       [SYNC]: `${searchNote('sync')}; blocks the event loop for the whole search`,
+      [INDEXED_ASYNC]: searchNote('indexedAsync'),
+      [INDEXED_SYNC]: `${searchNote('indexedSync')}; blocks the event loop for the whole search`,
       [RG_PEER]: `\`rg ${RG_ARGS.slice(0, 3).join(' ')} DIR\`; the lines are not parsed into fields`,
     }));
 }

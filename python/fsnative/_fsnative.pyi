@@ -58,7 +58,7 @@ __version__: str
 ERROR_CODES: tuple[str, ...]
 INDEX_DEFAULTS: dict[str, Any]
 """The core's defaults of the index options (``max_files``, ``max_memory``, ``content``,
-``allow_home``, ``persist``), which :class:`fsnative.IndexOptions` shows."""
+``allow_home``, ``persist``, ``cache_memory``), which :class:`fsnative.IndexOptions` shows."""
 
 _FsPath: TypeAlias = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 _SearchPath: TypeAlias = str | os.PathLike[str]

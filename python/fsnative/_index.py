@@ -29,6 +29,9 @@ class IndexOptions:
             against the tree (what changed meanwhile is read again before the first answer)
             instead of reading every file; written after the first build, after large changes
             and on ``close()``. ``index_status().store`` says whether it was loaded.
+        cache_memory: The most memory, in bytes, the content cache may hold: the contents of
+            small files that searches read again and again, kept so that they are not read
+            from disk each time (0: no cache). Counted apart from ``max_memory``.
     """
 
     max_files: int = _DEFAULTS["max_files"]
@@ -36,6 +39,7 @@ class IndexOptions:
     content: bool = _DEFAULTS["content"]
     allow_home: bool = _DEFAULTS["allow_home"]
     persist: str | os.PathLike[str] | None = _DEFAULTS["persist"]
+    cache_memory: int = _DEFAULTS["cache_memory"]
 
     def __init__(
         self,
@@ -45,12 +49,14 @@ class IndexOptions:
         content: bool = _DEFAULTS["content"],
         allow_home: bool = _DEFAULTS["allow_home"],
         persist: str | os.PathLike[str] | None = _DEFAULTS["persist"],
+        cache_memory: int = _DEFAULTS["cache_memory"],
     ) -> None:
         object.__setattr__(self, "max_files", max_files)
         object.__setattr__(self, "max_memory", max_memory)
         object.__setattr__(self, "content", content)
         object.__setattr__(self, "allow_home", allow_home)
         object.__setattr__(self, "persist", persist)
+        object.__setattr__(self, "cache_memory", cache_memory)
 
     def to_dict(self) -> dict[str, Any]:
         """The options as the dict ``Sandbox(roots, index=...)`` also takes."""

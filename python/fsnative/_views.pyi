@@ -327,7 +327,7 @@ class IndexStatus(_Record):
     """Bytes of the files read into the content prefilter."""
 
     memory_bytes: Final[int]
-    """Memory the index holds, in bytes (its lists and signatures)."""
+    """Memory the index holds, in bytes (its lists and signatures, and the content cache)."""
 
     watching: Final[_Watching]
     """How changes are heard of: ``"live"`` (every directory watched), ``"partial"``
@@ -373,6 +373,15 @@ class IndexStatus(_Record):
 
     store_changes: Final[int]
     """Files and directories the check at load found changed while no index watched them."""
+
+    cache_bytes: Final[int]
+    """Bytes of file contents the content cache holds."""
+
+    cache_files: Final[int]
+    """Files the content cache holds."""
+
+    cache_hits: Final[int]
+    """Files searched from the content cache instead of read from disk, so far."""
 
 @final
 class ThesaurusStatus(_Record):

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,7 @@ def test_index_options_are_frozen_keyword_only_and_show_the_core_defaults() -> N
     options = IndexOptions()
     assert (options.max_files, options.max_memory) == (1_000_000, 512 << 20)
     assert (options.content, options.allow_home, options.persist) == (True, False, None)
+    assert options.cache_memory == 4 << 20
     assert repr(IndexOptions(max_files=5)).startswith("IndexOptions(max_files=5, max_memory=536870912")
     assert options.to_dict() == fsnative._fsnative.INDEX_DEFAULTS
     with pytest.raises(TypeError):
@@ -114,6 +116,30 @@ def test_status_once_ready(small: Path) -> None:
         assert [entry.relative_path for entry in sandbox.glob("**/*.md").entries] == ["sub/deep/c.md"]
         status = sandbox.index_status()
         assert status is not None and status.searches == 2, "both searches were answered from the index"
+
+
+def test_the_content_cache_serves_small_files_until_they_change(tmp_path: Path) -> None:
+    for n in range(5):
+        (tmp_path / f"f{n}.txt").write_text(f"common line\nvalue {n}\n", encoding="utf-8")
+    time.sleep(0.25)  # past the clock's tick: the index's stamps vouch for these versions
+    plain = Sandbox([tmp_path])
+    with indexed(tmp_path, IndexOptions()) as cached, indexed(tmp_path, IndexOptions(cache_memory=0)) as uncached:
+        for _ in range(3):
+            expected = [(f.relative_path, [m.text for m in f.matches]) for f in plain.grep("value").files]
+            for sandbox in (cached, uncached):
+                found = [(f.relative_path, [m.text for m in f.matches]) for f in sandbox.grep("value").files]
+                assert found == expected
+        status = cached.index_status()
+        assert status is not None
+        assert (status.cache_files, status.cache_bytes) == (5, 5 * 20), status.to_dict()
+        assert status.cache_hits >= 5
+        off = uncached.index_status()
+        assert off is not None and (off.cache_files, off.cache_bytes, off.cache_hits) == (0, 0, 0)
+        (tmp_path / "f2.txt").write_text("common line\nvalue changed\n", encoding="utf-8")
+        texts = [m.text for f in cached.grep("value").files for m in f.matches]
+        assert texts == ["value 0", "value 1", "value changed", "value 3", "value 4"]
+        status = cached.index_status()
+        assert status is not None and status.cache_files == 4
 
 
 def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: Path) -> None:

@@ -123,6 +123,7 @@ def indexed(root: Path) -> None:
             assert_type(status.error, str | None)
             assert_type(status.store, str | None)
             assert_type(status.store_bytes + status.store_changes, int)
+            assert_type(status.cache_bytes + status.cache_files + status.cache_hits, int)
             assert_type(status.to_dict(), dict[str, Any])
     options = IndexOptions(max_files=200_000, max_memory=1 << 28, content=False, allow_home=False)
     assert_type(options.max_files, int)

@@ -457,7 +457,7 @@ view! {
         dirs,
         /// Bytes of the files read into the content prefilter.
         bytes,
-        /// Memory the index holds, in bytes.
+        /// Memory the index holds, in bytes (the content cache included).
         memory_bytes,
         /// How changes are heard of: `"live"`, `"partial"` or `"off"`.
         watching,
@@ -487,6 +487,12 @@ view! {
         store_bytes,
         /// Files and directories the check at load found changed while nothing watched.
         store_changes,
+        /// Bytes of file contents the content cache holds.
+        cache_bytes,
+        /// Files the content cache holds.
+        cache_files,
+        /// Files searched from the content cache instead of read from disk, so far.
+        cache_hits,
     }
 
     fn __repr__(&self) -> String {

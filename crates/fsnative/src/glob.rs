@@ -233,7 +233,7 @@ impl Indexed<'_> {
         let name_start = if dir.is_empty() { 0 } else { dir.len() + 1 };
         let mut uncounted = 0;
         let mut count = 0u64;
-        for (entry, _, _) in view.walk(target.root, dir, request.max_depth, None, self.skipped) {
+        for (_, entry, _, _) in view.walk(target.root, dir, request.max_depth, None, self.skipped) {
             let relative = &entry.path[name_start..];
             // The walk tests constraints on what it lists, before it counts it or follows a link.
             if entry.kind != IndexedKind::Dir

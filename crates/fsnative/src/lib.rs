@@ -88,7 +88,8 @@ pub use error::{catch_panic, Error, ErrorCode, Result};
 pub use find::FRECENCY_POINTS;
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
 pub use index::{
-    IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
+    IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_CACHE_MEMORY, DEFAULT_INDEX_MAX_FILES,
+    DEFAULT_INDEX_MAX_MEMORY,
 };
 pub use pool::{run_in_background, BACKGROUND_CALLS};
 pub use rank::{

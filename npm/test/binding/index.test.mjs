@@ -47,6 +47,7 @@ describe('index options', () => {
       [{ index: { allowHome: 1 } }, 'index.allowHome', /must be a boolean, not 1$/],
       [{ index: { persist: '' } }, 'index.persist', /must be a non-empty path string, not ""$/],
       [{ index: { persist: 3 } }, 'index.persist', /must be a non-empty path string, not 3$/],
+      [{ index: { cacheMemory: -1 } }, 'index.cacheMemory', /must be a non-negative integer, not -1$/],
       [{ index: { max_files: 5 } }, 'index.max_files', /\(did you mean `index.maxFiles`\?\)$/],
       [{ index: 'yes' }, 'index', /^Sandbox option `index` must be a boolean or an object of index options, not "yes"$/],
       [{ indx: true }, 'indx', /^unknown Sandbox option `indx` \(did you mean `index`\?\)$/],
@@ -83,7 +84,7 @@ describe('the index', () => {
     const sandbox = await indexed(root, { maxFiles: 1000, content: true });
     const status = sandbox.indexStatus();
     assert.deepEqual(Object.keys(status).sort(), [
-      'bytes', 'contentFiles', 'contentMs', 'contentPending', 'dirs', 'error', 'files', 'listMs',
+      'bytes', 'cacheBytes', 'cacheFiles', 'cacheHits', 'contentFiles', 'contentMs', 'contentPending', 'dirs', 'error', 'files', 'listMs',
       'memoryBytes', 'rescans', 'searches', 'state', 'store', 'storeBytes', 'storeChanges', 'storeError',
       'unwatchedDirs', 'watchedDirs', 'watching',
     ]);
@@ -107,6 +108,35 @@ describe('the index', () => {
     assert.deepEqual(sandbox.globSync({ pattern: '**/*.md' }).entries.map((entry) => entry.relativePath), ['sub/deep/c.md']);
     assert.equal(sandbox.indexStatus().searches, 2, 'both searches were answered from the index');
     sandbox.close();
+  });
+
+  test('serves small files from its content cache until they change', async () => {
+    const dir = makeTree(Object.fromEntries([0, 1, 2, 3, 4].map((n) => [`f${n}.txt`, `common line\nvalue ${n}\n`])));
+    // Past the clock's tick: the index's stamps vouch for these versions.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const cached = await indexed(dir);
+    const uncached = await indexed(dir, { cacheMemory: 0 });
+    const plain = new Sandbox([dir]);
+    try {
+      const lines = (sandbox) => sandbox.grepSync({ pattern: 'value', context: 1 }).files.map((f) => [f.relativePath, f.matches]);
+      for (let round = 0; round < 3; round++) {
+        assert.deepEqual(lines(cached), lines(plain));
+        assert.deepEqual(lines(uncached), lines(plain));
+      }
+      const status = cached.indexStatus();
+      assert.deepEqual([status.cacheFiles, status.cacheBytes], [5, 5 * 20], JSON.stringify(status));
+      assert.ok(status.cacheHits >= 5, JSON.stringify(status));
+      const off = uncached.indexStatus();
+      assert.deepEqual([off.cacheFiles, off.cacheBytes, off.cacheHits], [0, 0, 0]);
+      fs.writeFileSync(path.join(dir, 'f2.txt'), 'common line\nvalue changed\n');
+      const texts = cached.grepSync({ pattern: 'value' }).files.flatMap((f) => f.matches.map((m) => m.text));
+      assert.deepEqual(texts, ['value 0', 'value 1', 'value changed', 'value 3', 'value 4']);
+      assert.equal(cached.indexStatus().cacheFiles, 4);
+    } finally {
+      cached.close();
+      uncached.close();
+      removeTree(dir);
+    }
   });
 
   test('without content, lists files but reads none', async () => {

@@ -58,11 +58,28 @@ const READ_WHOLE_MAX: u64 = 1024 * 1024;
 pub(crate) struct FileSearcher {
     searcher: Searcher,
     buffer: Vec<u8>,
+    /// `buffer` holds the whole file the last search opened (it was searched in memory).
+    whole: bool,
 }
 
 /// Builds a file searcher for `request` (one per searching thread).
 pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
-    FileSearcher { searcher: configured_searcher(request), buffer: Vec::new() }
+    FileSearcher { searcher: configured_searcher(request), buffer: Vec::new(), whole: false }
+}
+
+impl FileSearcher {
+    /// The contents of the file the last search opened, when it was read whole (what a later
+    /// search of the same version may search as [`Source::Bytes`]).
+    pub fn read_whole(&self) -> Option<&[u8]> {
+        self.whole.then_some(&self.buffer[..])
+    }
+}
+
+/// What a search reads: an open file of a given size, or the contents of one as an earlier
+/// search read them whole (the content cache's).
+pub(crate) enum Source<'a> {
+    Open(&'a File, u64),
+    Bytes(&'a [u8]),
 }
 
 fn configured_searcher(request: &GrepRequest) -> Searcher {
@@ -139,11 +156,11 @@ fn read_whole<'a>(
     Ok((!has_bom && !late_binary).then_some(&buffer[..]))
 }
 
-/// Searches an open file, skipping its first `skip` records (a cursor resuming inside it).
+/// Searches a file, skipping its first `skip` records (a cursor resuming inside it).
 pub(crate) fn search(
     searcher: &mut FileSearcher,
     matcher: &RegexMatcher,
-    (file, size): (&File, u64),
+    source: Source<'_>,
     config: &FileSearchConfig,
     skip: u64,
     control: &Control,
@@ -160,11 +177,18 @@ pub(crate) fn search(
         outcome: FileOutcome::default(),
     };
     sink.outcome.searched = true;
-    let FileSearcher { searcher, buffer } = searcher;
+    let FileSearcher { searcher, buffer, whole } = searcher;
     let quit = searcher.binary_detection().quit_byte();
-    let contents = match read_whole(file, size, quit, buffer)? {
-        Some(bytes) => Contents::Whole(bytes),
-        None => Contents::Streamed(file),
+    *whole = false;
+    let contents = match source {
+        Source::Bytes(bytes) => Contents::Whole(bytes),
+        Source::Open(file, size) => match read_whole(file, size, quit, buffer)? {
+            Some(bytes) => {
+                *whole = true;
+                Contents::Whole(bytes)
+            }
+            None => Contents::Streamed(file),
+        },
     };
     contents.search(searcher, matcher, &mut sink)?;
     let mut outcome = sink.outcome;
@@ -196,7 +220,7 @@ pub(crate) fn no_match(file: &File, size: u64) -> io::Result<(u64, Option<u64>)>
     let request = GrepRequest::default();
     let config = FileSearchConfig { mode: request.mode, max_columns: None, sections: None, record_cap: None };
     let control = Control::new(&crate::CancelToken::new(), None);
-    let outcome = search(&mut searcher(&request), never, (file, size), &config, 0, &control)?;
+    let outcome = search(&mut searcher(&request), never, Source::Open(file, size), &config, 0, &control)?;
     Ok((outcome.bytes, outcome.binary_offset))
 }
 

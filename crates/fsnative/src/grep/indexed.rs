@@ -7,7 +7,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 
 use super::cursor::{Position, SortKey};
-use crate::index::{Kind, Prefilter, Unsearched, View};
+use crate::index::{CacheKey, Kind, Prefilter, Unsearched, View};
 use crate::roots::Roots;
 use crate::walk::{Constraints, SkipCounters, Target};
 
@@ -23,8 +23,9 @@ pub(super) struct Indexed<'a> {
 impl Indexed<'_> {
     /// Visits the files below the directory `target` (number `number` of the search) as a
     /// walk to `max_depth` would yield them, those before `resume` left out, handing each with
-    /// the files ruled out just before it; stops when `visit` returns false (then returns
-    /// `None`), else returns the files ruled out after the last one visited.
+    /// the key its contents may be cached under and the files ruled out just before it; stops
+    /// when `visit` returns false (then returns `None`), else returns the files ruled out after
+    /// the last one visited.
     pub fn visit(
         &self,
         target: &Target,
@@ -32,7 +33,7 @@ impl Indexed<'_> {
         max_depth: Option<usize>,
         resume: Option<&Position>,
         skipped: &SkipCounters,
-        mut visit: impl FnMut(SortKey, Unsearched) -> bool,
+        mut visit: impl FnMut(SortKey, Option<CacheKey>, Unsearched) -> bool,
     ) -> Option<Unsearched> {
         let root_path = &self.roots.paths()[target.root];
         let (from, wholly_before) = match resume {
@@ -48,7 +49,7 @@ impl Indexed<'_> {
         let mut ruled_out = Unsearched::default();
         let dir = target.below_root(self.roots);
         let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
-        for (entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
+        for (id, entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
             if entry.kind != Kind::File || !after_cursor || wholly_before {
                 continue;
             }
@@ -60,7 +61,8 @@ impl Indexed<'_> {
                 continue;
             }
             let path = root_path.join(OsStr::from_bytes(&entry.path));
-            if !visit(SortKey { rank: 0, target: number, path }, std::mem::take(&mut ruled_out)) {
+            let cached = self.view.cache_key(target.root, id, entry);
+            if !visit(SortKey { rank: 0, target: number, path }, cached, std::mem::take(&mut ruled_out)) {
                 return None;
             }
         }

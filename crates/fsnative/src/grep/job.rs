@@ -8,9 +8,9 @@ use std::sync::Arc;
 use grep_regex::RegexMatcher;
 
 use super::cursor::SortKey;
-use super::file::{self, FileOutcome, FileSearchConfig, FileSearcher};
+use super::file::{self, FileOutcome, FileSearchConfig, FileSearcher, Source};
 use crate::control::Control;
-use crate::index::Unsearched;
+use crate::index::{vouched, CacheKey, ContentCache, Unsearched};
 use crate::request::{GrepRequest, OutputMode};
 use crate::roots::{Location, RootDirs};
 use crate::walk::SkipCounters;
@@ -23,6 +23,8 @@ pub(super) struct Job {
     pub root: usize,
     /// Where it really lies, when a followed link put it elsewhere than `key.path`.
     pub at: Option<Location>,
+    /// The key its contents may be cached under (a file the index knows).
+    pub cached: Option<CacheKey>,
     /// Records of this file to skip (a cursor resuming inside it).
     pub skip: u64,
     /// Files the index ruled out between the previous job and this one.
@@ -44,6 +46,8 @@ pub(super) struct JobSearch<'a> {
     pub config: FileSearchConfig,
     pub control: &'a Control,
     pub skipped: &'a SkipCounters,
+    /// The index's content cache, when the index answers the search.
+    pub cache: Option<&'a ContentCache>,
     /// Set when the page is complete; workers skip what is left.
     pub stop: AtomicBool,
 }
@@ -67,15 +71,28 @@ impl<'a> JobSearch<'a> {
         file::searcher(self.request)
     }
 
-    /// Opens and searches the file of `job`.
+    /// Searches the file of `job`: its cached contents when the cache holds this version of
+    /// it, else the file opened and read (kept in the cache when the cache admits it).
     pub fn search(&self, searcher: &mut FileSearcher, job: &Job) -> io::Result<FileOutcome> {
         let whole_file_taken = job.skip > 0 && self.request.mode != OutputMode::Content;
         if whole_file_taken {
             return Ok(FileOutcome::default());
         }
+        let cache = self.cache.zip(job.cached.as_ref());
+        if let Some(bytes) = cache.and_then(|(cache, key)| cache.get(key)) {
+            let source = Source::Bytes(&bytes);
+            return file::search(searcher, self.matcher, source, &self.config, job.skip, self.control);
+        }
         match self.open(job)? {
             Some((handle, size)) => {
-                file::search(searcher, self.matcher, (&handle, size), &self.config, job.skip, self.control)
+                let fill = cache.filter(|(cache, key)| cache.admits(key, size) && vouched(&handle, key));
+                let source = Source::Open(&handle, size);
+                let outcome =
+                    file::search(searcher, self.matcher, source, &self.config, job.skip, self.control)?;
+                if let (Some((cache, key)), Some(bytes)) = (fill, searcher.read_whole()) {
+                    cache.insert(key, bytes);
+                }
+                Ok(outcome)
             }
             None => {
                 SkipCounters::add(&self.skipped.special);

@@ -114,6 +114,7 @@ pub(crate) fn run(
             config: JobSearch::config(request, sections),
             control: &control,
             skipped: &skipped,
+            cache: view.as_ref().and_then(|view| view.cache()),
             stop: AtomicBool::new(false),
         },
         targets: &targets,

@@ -14,7 +14,7 @@ use super::page::Page;
 use super::ranked::rank_by_frecency;
 use super::workers::Workers;
 use crate::error::Error;
-use crate::index::Unsearched;
+use crate::index::{CacheKey, Unsearched};
 use crate::rank::Frecency;
 use crate::request::SortOrder;
 use crate::roots::Location;
@@ -104,7 +104,12 @@ impl<'a> Pipeline<'a> {
     /// index ruled out after the last job.
     fn produce(&self, mut emit: impl FnMut(Job) -> bool) -> Unsearched {
         let mut seq = 0u64;
-        let mut send = |key: SortKey, root: usize, at: Option<Location>, unsearched: Unsearched| -> bool {
+        let mut send = |key: SortKey,
+                        root: usize,
+                        at: Option<Location>,
+                        cached: Option<CacheKey>,
+                        unsearched: Unsearched|
+         -> bool {
             if self.search.stop.load(Ordering::Relaxed) {
                 return false;
             }
@@ -113,14 +118,14 @@ impl<'a> Pipeline<'a> {
                 Some(Some(skip)) => skip,
                 None => 0,
             };
-            let job = Job { seq, key, root, at, skip, unsearched };
+            let job = Job { seq, key, root, at, cached, skip, unsearched };
             seq += 1;
             emit(job)
         };
         match self.search.request.sort {
             SortOrder::Mtime | SortOrder::Frecency => {
                 let mut all = Vec::new();
-                self.walk_files(|key, root, at, _| {
+                self.walk_files(|key, root, at, _, _| {
                     all.push((key, root, at));
                     true
                 });
@@ -142,7 +147,7 @@ impl<'a> Pipeline<'a> {
                 }
                 all.sort_by(|a, b| a.0.cmp(&b.0));
                 for (key, root, at) in all {
-                    if !send(key, root, at, Unsearched::default()) {
+                    if !send(key, root, at, None, Unsearched::default()) {
                         break;
                     }
                 }
@@ -153,29 +158,30 @@ impl<'a> Pipeline<'a> {
     }
 
     /// Visits candidate files in path order, with the root each was found in, where it
-    /// really lies when that differs, and the files the index ruled out just before it;
-    /// stops when `visit` returns false. Returns the files ruled out after the last one.
+    /// really lies when that differs, the key its contents may be cached under (from the
+    /// index) and the files the index ruled out just before it; stops when `visit` returns
+    /// false. Returns the files ruled out after the last one.
     fn walk_files(
         &self,
-        mut visit: impl FnMut(SortKey, usize, Option<Location>, Unsearched) -> bool,
+        mut visit: impl FnMut(SortKey, usize, Option<Location>, Option<CacheKey>, Unsearched) -> bool,
     ) -> Unsearched {
         let search = &self.search;
         let mut ruled_out = Unsearched::default();
         for (index, target) in self.targets.iter().enumerate() {
             if !target.is_dir {
                 let key = SortKey { rank: 0, target: index, path: target.path.clone() };
-                if !visit(key, target.root, None, std::mem::take(&mut ruled_out)) {
+                if !visit(key, target.root, None, None, std::mem::take(&mut ruled_out)) {
                     return Unsearched::default();
                 }
                 continue;
             }
             if let Some(indexed) = &self.indexed {
                 let max_depth = self.walk_options[index].max_depth;
-                let mut visit_file = |key: SortKey, mut before: Unsearched| {
+                let mut visit_file = |key: SortKey, cached: Option<CacheKey>, mut before: Unsearched| {
                     before.add(std::mem::take(&mut ruled_out));
                     !search.stop.load(Ordering::Relaxed)
                         && search.control.interruption().is_none()
-                        && visit(key, target.root, None, before)
+                        && visit(key, target.root, None, cached, before)
                 };
                 match indexed.visit(target, index, max_depth, self.resume, search.skipped, &mut visit_file) {
                     Some(after) => ruled_out.add(after),
@@ -190,7 +196,7 @@ impl<'a> Pipeline<'a> {
                 // Without follow_links a symlink arrives as itself and is not searched.
                 if going && walked.kind == WalkedKind::File {
                     let key = SortKey { rank: 0, target: index, path: walked.path };
-                    going = visit(key, target.root, walked.at, std::mem::take(&mut ruled_out));
+                    going = visit(key, target.root, walked.at, None, std::mem::take(&mut ruled_out));
                 }
                 going
             });

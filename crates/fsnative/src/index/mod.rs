@@ -13,8 +13,10 @@
 //! `content` (trigram signatures),
 //! `query` (what a pattern requires), `watch` (inotify), `update` (listing and applying
 //! changes), `reader` (the background thread), `view` (what a search reads), `stamp` (what
-//! an inode looked like when read), `persist` (the index kept on disk between runs).
+//! an inode looked like when read), `persist` (the index kept on disk between runs), `cache`
+//! (the bytes of small files searches read often).
 
+mod cache;
 mod chars;
 mod content;
 mod gram;
@@ -50,6 +52,8 @@ pub use reader::NoMatch;
 pub(crate) use tree::{Content, Kind};
 pub(crate) use view::{Prefilter, Unsearched, View};
 
+pub use cache::DEFAULT_CACHE_MEMORY;
+pub(crate) use cache::{vouched, CacheKey, ContentCache};
 use content::Signatures;
 use persist::Store;
 use tree::Tree;
@@ -74,6 +78,10 @@ pub struct IndexOptions {
     /// the tree) instead of reading the tree again, written after the first build, after
     /// large changes and when the index closes.
     pub persist: Option<PathBuf>,
+    /// The most memory, in bytes, the content cache may hold: the contents of small files
+    /// that searches read again and again, so that they are not read from disk each time
+    /// (0: no cache). Counted apart from `max_memory`.
+    pub cache_memory: usize,
 }
 
 /// Default of [`IndexOptions::max_files`].
@@ -89,6 +97,7 @@ impl Default for IndexOptions {
             content: true,
             allow_home: false,
             persist: None,
+            cache_memory: DEFAULT_CACHE_MEMORY,
         }
     }
 }
@@ -132,7 +141,7 @@ pub struct IndexStatus {
     pub dirs: u64,
     /// Bytes of the files read into the content prefilter.
     pub bytes: u64,
-    /// Memory the index holds, in bytes (its lists and signatures).
+    /// Memory the index holds, in bytes (its lists and signatures, and the content cache).
     pub memory_bytes: u64,
     /// How changes are heard of.
     pub watching: Watching,
@@ -166,6 +175,12 @@ pub struct IndexStatus {
     /// Files and directories that the check at load found changed while no index watched
     /// them (read or listed again before the first answer).
     pub store_changes: u64,
+    /// Bytes of file contents the content cache holds.
+    pub cache_bytes: u64,
+    /// Files the content cache holds.
+    pub cache_files: u64,
+    /// Files searched from the content cache instead of read from disk, so far.
+    pub cache_hits: u64,
 }
 
 /// What the index holds; guarded by the index's lock.
@@ -206,6 +221,8 @@ pub(crate) struct Shared {
     no_match: NoMatch,
     /// With `persist`: the store.
     store: Option<Store>,
+    /// The contents of small files searches read often.
+    cache: ContentCache,
 }
 
 /// A sandbox's warm index; closing or dropping it stops its thread and watcher.
@@ -251,6 +268,7 @@ impl Index {
             last_save: None,
         };
         let store = options.persist.as_deref().map(Store::new);
+        let cache = ContentCache::new(options.cache_memory);
         let shared = Arc::new(Shared {
             roots: roots.clone(),
             options,
@@ -262,6 +280,7 @@ impl Index {
             started: Instant::now(),
             no_match,
             store,
+            cache,
         });
         let worker = Arc::clone(&shared);
         let thread = std::thread::Builder::new()
@@ -283,7 +302,7 @@ impl Index {
             }
             if !state.watcher.as_ref().is_some_and(Watcher::behind) {
                 self.shared.searches.fetch_add(1, Ordering::Relaxed);
-                return Some(View::new(state));
+                return Some(View::new(state, &self.shared.cache));
             }
         }
         {
@@ -298,7 +317,7 @@ impl Index {
             return None;
         }
         self.shared.searches.fetch_add(1, Ordering::Relaxed);
-        Some(View::new(state))
+        Some(View::new(state, &self.shared.cache))
     }
 
     pub fn status(&self) -> IndexStatus {
@@ -365,6 +384,7 @@ impl Index {
             state.unread = Vec::new();
             state.reading = 0;
         }
+        self.shared.cache.clear();
         self.shared.notify();
     }
 }
@@ -389,6 +409,7 @@ impl Shared {
         }
         if changes.overflow {
             state.rescans += 1;
+            self.cache.clear();
         }
         let Ok(dirs) = RootDirs::open(&self.roots) else {
             return self.fail(state, "a root can no longer be opened".to_owned());
@@ -412,7 +433,7 @@ impl Shared {
             watcher,
             max_entries: self.options.max_files,
         };
-        let mut lists = Lists { trees, signatures, unread };
+        let mut lists = Lists { trees, signatures, unread, cache: &self.cache };
         if !update::apply(&mut lister, &mut lists, changes) {
             self.fail(state, self.over_cap());
         }
@@ -434,6 +455,7 @@ impl Shared {
         state.watcher = None;
         state.unread = Vec::new();
         state.reading = 0;
+        self.cache.clear();
         self.notify();
     }
 
@@ -464,9 +486,14 @@ impl Shared {
         status.content_files = content_files;
         status.content_pending = (state.unread.len() + state.reading) as u64;
         status.bytes = state.bytes;
+        let cache = self.cache.figures();
         status.memory_bytes = (state.trees.iter().map(Tree::memory).sum::<usize>()
             + state.signatures.memory()
-            + state.unread.capacity() * 8) as u64;
+            + state.unread.capacity() * 8) as u64
+            + cache.memory;
+        status.cache_bytes = cache.bytes;
+        status.cache_files = cache.files;
+        status.cache_hits = cache.hits;
         if let Some(watcher) = &state.watcher {
             status.watched_dirs = watcher.watched() as u64;
             status.unwatched_dirs = watcher.unwatched.len() as u64;
@@ -509,6 +536,9 @@ impl IndexStatus {
             store_error: None,
             store_bytes: 0,
             store_changes: 0,
+            cache_bytes: 0,
+            cache_files: 0,
+            cache_hits: 0,
         }
     }
 }

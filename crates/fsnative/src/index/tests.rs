@@ -31,7 +31,7 @@ fn listed(index: &Index) -> Vec<String> {
     let skipped = SkipCounters::default();
     let entries = view.walk(0, b"", None, None, &skipped);
     entries
-        .map(|(entry, _, _)| {
+        .map(|(_, entry, _, _)| {
             let path = String::from_utf8_lossy(&entry.path).into_owned();
             if entry.kind == Kind::Dir {
                 path + "/"
@@ -51,7 +51,7 @@ fn ruled_out(index: &Index, path: &str, literal: &str) -> bool {
     };
     let skipped = SkipCounters::default();
     let mut entries = view.walk(0, b"", None, None, &skipped);
-    let entry = entries.find(|(entry, _, _)| &*entry.path == path.as_bytes()).expect("listed").0;
+    let entry = entries.find(|(_, entry, _, _)| &*entry.path == path.as_bytes()).expect("listed").1;
     prefilter.rules_out(&entry.content).is_some()
 }
 

@@ -8,6 +8,7 @@ use std::os::fd::AsFd;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
+use super::cache::ContentCache;
 use super::content::Signatures;
 use super::stamp::{DirStamps, Stamp};
 use super::tree::{depth_of, is_below, Content, Entry, EntryId, Kind, ListingSkips, Tree};
@@ -136,12 +137,15 @@ pub(super) struct Lists<'a> {
     pub trees: &'a mut Vec<Tree>,
     pub signatures: &'a mut Signatures,
     pub unread: &'a mut Vec<(usize, EntryId)>,
+    /// The content cache, which forgets changed and removed files.
+    pub cache: &'a ContentCache,
 }
 
 impl Lists<'_> {
     /// Frees the entries `removed` (already taken out of `root`'s order) and their signatures.
     fn drop_entries(&mut self, root: usize, removed: Vec<EntryId>) {
         for id in removed {
+            self.cache.invalidate(root, id);
             free_signature(self.signatures, self.trees[root].remove(id));
         }
     }
@@ -152,6 +156,7 @@ impl Lists<'_> {
         if entry.kind != Kind::File {
             return;
         }
+        self.cache.invalidate(root, id);
         entry.generation = entry.generation.wrapping_add(1);
         entry.stamp = Stamp::UNKNOWN;
         let old = std::mem::replace(&mut entry.content, Content::Unknown);

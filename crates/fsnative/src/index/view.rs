@@ -3,15 +3,18 @@
 
 use std::sync::RwLockReadGuard;
 
+use super::cache::{CacheKey, ContentCache};
 use super::content::RuledOut;
 use super::query::GramQuery;
-use super::tree::{depth_of, Content, Entry, Kind, ListingSkips};
+use super::stamp::Stamp;
+use super::tree::{depth_of, Content, Entry, EntryId, Kind, ListingSkips};
 use super::State;
 use crate::walk::SkipCounters;
 
 /// A consistent, current view of the index.
 pub(crate) struct View<'a> {
     state: RwLockReadGuard<'a, State>,
+    cache: &'a ContentCache,
 }
 
 /// Files the prefilter ruled out: each counts as searched without a match, as it would have
@@ -59,8 +62,33 @@ impl Prefilter {
 }
 
 impl<'a> View<'a> {
-    pub(super) fn new(state: RwLockReadGuard<'a, State>) -> View<'a> {
-        View { state }
+    pub(super) fn new(state: RwLockReadGuard<'a, State>, cache: &'a ContentCache) -> View<'a> {
+        View { state, cache }
+    }
+
+    /// The content cache, when it keeps anything.
+    pub fn cache(&self) -> Option<&'a ContentCache> {
+        self.cache.enabled().then_some(self.cache)
+    }
+
+    /// The key the file `id` of `root` (`entry`) is cached under, when its version is known:
+    /// read into the prefilter with a stamp, in a watched directory (so a change to it is
+    /// heard of).
+    pub fn cache_key(&self, root: usize, id: EntryId, entry: &Entry) -> Option<CacheKey> {
+        let known = entry.kind == Kind::File
+            && entry.stamp != Stamp::UNKNOWN
+            && matches!(entry.content, Content::Text { .. } | Content::Measured { .. });
+        if !known || !self.cache.enabled() {
+            return None;
+        }
+        let watcher = self.state.watcher.as_ref()?;
+        if !watcher.unwatched.is_empty() {
+            let parent = super::update::parent(&entry.path);
+            if watcher.unwatched.contains(&(root, parent.into())) {
+                return None;
+            }
+        }
+        Some(CacheKey { root: root as u32, id, generation: entry.generation, stamp: entry.stamp })
     }
 
     /// The directory `dir` of `root` ("" for the root) is in the list: a walk from it can be
@@ -79,7 +107,7 @@ impl<'a> View<'a> {
     }
 
     /// The entries a walk of `dir` of `root` to `max_depth` yields, in walk order, each with
-    /// its depth below `dir` and whether it lies at or after `from` (a cursor). Adds to
+    /// its number, its depth below `dir` and whether it lies at or after `from` (a cursor). Adds to
     /// `skipped` what the walk counts as left out when it lists each directory it passes.
     pub fn walk<'v>(
         &'v self,
@@ -88,7 +116,7 @@ impl<'a> View<'a> {
         max_depth: Option<usize>,
         from: Option<&[u8]>,
         skipped: &'v SkipCounters,
-    ) -> impl Iterator<Item = (&'v Entry, usize, bool)> + 'v {
+    ) -> impl Iterator<Item = (EntryId, &'v Entry, usize, bool)> + 'v {
         let tree = &self.state.trees[root];
         let range = tree.below(dir).unwrap_or(0..0);
         let start = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
@@ -107,7 +135,7 @@ impl<'a> View<'a> {
             if entry.kind == Kind::Dir && listed(depth) {
                 entry.skips.add_to(skipped);
             }
-            Some((entry, depth, first + at >= start))
+            Some((id, entry, depth, first + at >= start))
         })
     }
 

@@ -53,8 +53,8 @@ pub(super) fn sandbox_index(key: &str, value: &Value, style: KeyStyle) -> Result
 
 impl IndexOptions {
     /// The index options an object of them describes (`max_files`, `max_memory`, `content`,
-    /// `allow_home`, `persist`, keys in `style`); what is left out (or `null`) keeps its
-    /// default.
+    /// `allow_home`, `persist`, `cache_memory`, keys in `style`); what is left out (or `null`)
+    /// keeps its default.
     pub fn from_options(options: &Options, style: KeyStyle) -> Result<IndexOptions> {
         let named: Vec<(String, Value)> =
             options.iter().map(|(key, value)| (format!("{INDEX}.{key}"), value.clone())).collect();
@@ -103,6 +103,12 @@ impl FromOptions for IndexOptions {
             alias: None,
             accepts: bool::accepts,
             set: |options, value| store(&mut options.allow_home, value),
+        },
+        Field {
+            name: "index.cache_memory",
+            alias: None,
+            accepts: usize::accepts,
+            set: |options, value| store(&mut options.cache_memory, value),
         },
         Field {
             name: "index.persist",
@@ -173,15 +179,16 @@ mod tests {
             assert_eq!(sandbox_options(nulls, style), Ok(Some(defaults.clone())));
         }
         let snake = json!({"index": {"max_files": 10, "max_memory": 0, "content": false, "allow_home": true,
-            "persist": "/var/cache/idx"}});
+            "persist": "/var/cache/idx", "cache_memory": 0}});
         let camel = json!({"index": {"maxFiles": 10, "maxMemory": 0, "content": false, "allowHome": true,
-            "persist": "/var/cache/idx"}});
+            "persist": "/var/cache/idx", "cacheMemory": 0}});
         let expected = IndexOptions {
             max_files: 10,
             max_memory: 0,
             content: false,
             allow_home: true,
             persist: Some(PathBuf::from("/var/cache/idx")),
+            cache_memory: 0,
         };
         assert_eq!(sandbox_options(snake, KeyStyle::SnakeCase), Ok(Some(expected.clone())));
         assert_eq!(sandbox_options(camel, KeyStyle::CamelCase), Ok(Some(expected)));
@@ -192,6 +199,7 @@ mod tests {
             content: false,
             allow_home: true,
             persist: Some("d".into()),
+            cache_memory: 11,
         };
         let value = json!({ "index": serde_json::to_value(&full).unwrap() });
         assert_eq!(sandbox_options(value, KeyStyle::SnakeCase), Ok(Some(full)));

@@ -106,7 +106,12 @@ impl Store {
         };
         let changes = stale.len() as u64;
         let mut unread = Vec::new();
-        let mut lists = Lists { trees: &mut trees, signatures: &mut signatures, unread: &mut unread };
+        let mut lists = Lists {
+            trees: &mut trees,
+            signatures: &mut signatures,
+            unread: &mut unread,
+            cache: &shared.cache,
+        };
         if !update::reconcile(lister, &mut lists, stale) {
             return Err(shared.over_cap());
         }
