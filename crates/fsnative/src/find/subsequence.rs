@@ -64,17 +64,6 @@ impl Subsequences {
         self.parts.len()
     }
 
-    /// The state of an empty path, written to `state` (`width` words).
-    pub fn start(&self, state: &mut [u64]) {
-        state.fill(u64::MAX);
-    }
-
-    /// Whether a path in `state` may match every part: each part's longest common
-    /// subsequence with it is as long as a match needs.
-    pub fn passes(&self, state: &[u64]) -> bool {
-        self.parts.iter().zip(state).all(|(part, &v)| part.passes(v))
-    }
-
     /// Whether `path` may match every part (the whole path fed at once).
     pub fn path_passes(&self, path: &[u8]) -> bool {
         self.parts.iter().all(|part| part.passes(part.feed(u64::MAX, path)))
@@ -97,12 +86,11 @@ impl Part {
         matched(v, self.len) >= self.need
     }
 
-    /// Whether `more` bytes fed to state `v` could make it pass: at most the part's first
-    /// `len - more` characters are matched before them (as `v` says), and each byte matches
-    /// at most one more.
-    fn may_pass_after(&self, v: u64, more: usize) -> bool {
-        let more = u32::try_from(more).unwrap_or(u32::MAX).min(self.len);
-        matched(v, self.len - more) + more >= self.need
+    /// The fewest bytes that, fed to state `v`, could make it pass (0: it passes): at most
+    /// the part's first `len - more` characters are matched before `more` bytes (as `v`
+    /// says), and each byte matches at most one more. That bound grows with `more`.
+    fn shortest_to_pass(&self, v: u64) -> u32 {
+        (0..=self.len).find(|&more| matched(v, self.len - more) + more >= self.need).unwrap_or(self.len)
     }
 }
 
@@ -112,23 +100,31 @@ fn matched(v: u64, chars: u32) -> u32 {
     (!v & low).count_ones()
 }
 
+/// What the walk keeps of one part for a directory.
+#[derive(Clone, Copy)]
+struct Word {
+    /// The part's state after the directory's path.
+    v: u64,
+    /// The shortest name below it that could pass (see [`Part::shortest_to_pass`]); 0: the
+    /// directory passes, and so does everything below it, unfed (a longer path has a
+    /// subsequence at least as long).
+    shortest: u32,
+}
+
 /// The states of the directories above the entry being walked, deepest last: the walk feeds
 /// each entry's name to its parent's state.
 pub(super) struct PrefixStates<'s> {
     filter: &'s Subsequences,
     /// `width` words per depth, depth 0 (the directory searched) first.
-    states: Vec<u64>,
+    words: Vec<Word>,
     /// The length of the path of the directory at each depth (0 for depth 0).
     lens: Vec<usize>,
-    /// The state of the entry being entered.
-    scratch: Vec<u64>,
 }
 
 impl<'s> PrefixStates<'s> {
     pub fn new(filter: &'s Subsequences) -> PrefixStates<'s> {
-        let mut states = vec![0; filter.width()];
-        filter.start(&mut states);
-        PrefixStates { filter, scratch: states.clone(), states, lens: vec![0] }
+        let words = filter.parts.iter().map(|part| Word::of(part, u64::MAX)).collect();
+        PrefixStates { filter, words, lens: vec![0] }
     }
 
     /// Feeds the entry at `path` (relative to the directory searched, `depth` ≥ 1 below it,
@@ -155,27 +151,49 @@ impl<'s> PrefixStates<'s> {
         }
         // Below the directory's path: its `/` (past depth 1) and the entry's name.
         let name = &path[self.lens[parent]..];
-        let above = &self.states[parent * width..depth * width];
-        // A part its directory already passes passes below it too (a longer path has a
-        // subsequence at least as long), so it is not fed again.
-        let fed = |(part, &v): (&Part, &u64)| if part.passes(v) { v } else { part.feed(v, name) };
+        let above = &self.words[parent * width..depth * width];
         if !dir {
-            // A file: the first part it fails settles it.
-            // The bounds of every part first (no byte is fed for them), then the parts fed.
-            let parts = || self.filter.parts.iter().zip(above);
-            return parts().all(|(part, &v)| part.passes(v) || part.may_pass_after(v, name.len()))
-                && parts().all(|(part, &v)| part.passes(v) || part.passes(part.feed(v, name)));
+            // A file: a name too short for any part settles it unread; then the parts its
+            // directory does not pass are fed, the first one it fails settling it.
+            let len = u32::try_from(name.len()).unwrap_or(u32::MAX);
+            return above.iter().all(|word| len >= word.shortest)
+                && self
+                    .filter
+                    .parts
+                    .iter()
+                    .zip(above)
+                    .all(|(part, word)| word.shortest == 0 || part.passes(part.feed(word.v, name)));
         }
-        let mut state = std::mem::take(&mut self.scratch);
-        state.clear();
-        state.extend(self.filter.parts.iter().zip(above).map(fed));
-        let passes = self.filter.passes(&state);
-        self.states.truncate(depth * width);
-        self.states.extend_from_slice(&state);
-        self.scratch = state;
+        let mut words: [Word; 4] = [Word { v: 0, shortest: 0 }; 4];
+        let mut spilled = Vec::new();
+        let fed = |(part, word): (&Part, &Word)| {
+            if word.shortest == 0 {
+                *word
+            } else {
+                Word::of(part, part.feed(word.v, name))
+            }
+        };
+        let new: &[Word] = if width <= words.len() {
+            for (slot, word) in words.iter_mut().zip(self.filter.parts.iter().zip(above).map(fed)) {
+                *slot = word;
+            }
+            &words[..width]
+        } else {
+            spilled.extend(self.filter.parts.iter().zip(above).map(fed));
+            &spilled
+        };
+        let passes = new.iter().all(|word| word.shortest == 0);
+        self.words.truncate(depth * width);
+        self.words.extend_from_slice(new);
         self.lens.truncate(depth);
         self.lens.push(path.len());
         passes
+    }
+}
+
+impl Word {
+    fn of(part: &Part, v: u64) -> Word {
+        Word { v, shortest: part.shortest_to_pass(v) }
     }
 }
 
@@ -282,8 +300,9 @@ mod tests {
             let (head, tail) = (rng.text(b"abcde/_", head_len), rng.text(b"abcde/_", tail_len));
             let v = part.feed(u64::MAX, head.as_bytes());
             if part.passes(part.feed(v, tail.as_bytes())) {
-                assert!(part.may_pass_after(v, tail.len()), "{needle:?}: {head:?} then {tail:?}");
+                assert!(tail.len() as u32 >= part.shortest_to_pass(v), "{needle:?}: {head:?} then {tail:?}");
             }
+            assert_eq!(part.shortest_to_pass(v) == 0, part.passes(v), "{needle:?}: {head:?}");
         }
     }
 
