@@ -28,7 +28,7 @@ assert.ok(await indexed.waitForIndex(60_000), JSON.stringify(indexed.indexStatus
 const options = { pattern, context: testCase.context, limit: testCase.limit };
 
 /** The core's own time (stats.elapsedMs) of each fsnative call, by implementation. */
-const searchMs = { async: [], sync: [], indexedAsync: [], indexedSync: [] };
+const searchMs = { async: [], sync: [], indexedAsync: [], indexedSync: [], indexedOneThread: [] };
 
 /** Reads every record a tool would: [match records, files]. */
 function readAll(result, kind) {
@@ -65,12 +65,16 @@ const ASYNC = 'fsnative (async)';
 const SYNC = 'fsnative (sync)';
 const INDEXED_ASYNC = 'fsnative indexed (async)';
 const INDEXED_SYNC = 'fsnative indexed (sync)';
+// The same on the calling thread alone: with every file from the content cache the search is
+// all computing, and handing files to helper threads may cost more than it saves.
+const INDEXED_ONE_THREAD = 'fsnative indexed (async, threads: 1)';
 const RG_PEER = 'spawn rg -n -C2, split lines';
 const impls = {
   [ASYNC]: async () => readAll(await sandbox.grep(options), 'async'),
   [SYNC]: async () => readAll(sandbox.grepSync(options), 'sync'),
   [INDEXED_ASYNC]: async () => readAll(await indexed.grep(options), 'indexedAsync'),
   [INDEXED_SYNC]: async () => readAll(indexed.grepSync(options), 'indexedSync'),
+  [INDEXED_ONE_THREAD]: async () => readAll(await indexed.grep({ ...options, threads: 1 }), 'indexedOneThread'),
   [RG_PEER]: async () => [(await ripgrep(RG_ARGS)).split('\n').length - 1, 0],
 };
 const rounds = SMOKE ? {} : { warmup: testCase.rounds.warmup, reps: testCase.rounds.measured };
@@ -86,16 +90,20 @@ const median = (values) => values.toSorted((a, b) => a - b)[values.length >> 1];
 const rows = [];
 for (const { caseId, title, block } of arrangements) {
   for (const samples of Object.values(searchMs)) samples.length = 0;
-  const orders = [[RG_PEER, ASYNC, SYNC, INDEXED_ASYNC, INDEXED_SYNC], [RG_PEER, INDEXED_SYNC, INDEXED_ASYNC, SYNC, ASYNC]];
+  const orders = [
+    [RG_PEER, ASYNC, SYNC, INDEXED_ASYNC, INDEXED_SYNC, INDEXED_ONE_THREAD],
+    [RG_PEER, INDEXED_ONE_THREAD, INDEXED_SYNC, INDEXED_ASYNC, SYNC, ASYNC],
+  ];
   const runs = await interleaved(impls, { ...rounds, block, orders });
   Object.assign(runs[RG_PEER], { matches: counts.reduce((a, b) => a + b, 0), files: counts.length });
   const searchNote = (kind) => `of which the core's search (stats.elapsedMs): ${median(searchMs[kind]).toFixed(2)} ms`;
   rows.push(...record('transfer-node', TREE, caseId, title, runs,
-    (name) => (name === RG_PEER ? [ASYNC, INDEXED_ASYNC] : []),
+    (name) => (name === RG_PEER ? [ASYNC, INDEXED_ASYNC, INDEXED_ONE_THREAD] : []),
     {
       [ASYNC]: searchNote('async'),
       [SYNC]: `${searchNote('sync')}; blocks the event loop for the whole search`,
       [INDEXED_ASYNC]: searchNote('indexedAsync'),
+      [INDEXED_ONE_THREAD]: `${searchNote('indexedOneThread')}; searched on the calling thread alone`,
       [INDEXED_SYNC]: `${searchNote('indexedSync')}; blocks the event loop for the whole search`,
       [RG_PEER]: `\`rg ${RG_ARGS.slice(0, 3).join(' ')} DIR\`; the lines are not parsed into fields`,
     }));

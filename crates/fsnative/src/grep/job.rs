@@ -85,12 +85,14 @@ impl<'a> JobSearch<'a> {
         }
         match self.open(job)? {
             Some((handle, size)) => {
-                let fill = cache.filter(|(cache, key)| cache.admits(key, size) && vouched(&handle, key));
+                let fill = cache
+                    .filter(|(cache, key)| cache.admits(key, size))
+                    .and_then(|(cache, key)| Some((cache, key, vouched(&handle, key)?)));
                 let source = Source::Open(&handle, size);
                 let outcome =
                     file::search(searcher, self.matcher, source, &self.config, job.skip, self.control)?;
-                if let (Some((cache, key)), Some(bytes)) = (fill, searcher.read_whole()) {
-                    cache.insert(key, bytes);
+                if let (Some((cache, key, stamp)), Some(bytes)) = (fill, searcher.read_whole()) {
+                    cache.insert(key, stamp, bytes);
                 }
                 Ok(outcome)
             }

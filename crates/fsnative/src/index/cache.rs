@@ -5,18 +5,19 @@
 //! A search that reads a file keeps it while the cache has room; once full, only a file read
 //! for the second time takes the place of others (a one-off search of a large tree only leaves
 //! a mark per file in a small table, and does not push out what other searches keep reading).
-//! A file is kept when it is at most an eighth of the budget, and only when the index vouches
-//! for what it read: the file's stamp,
-//! taken on the open file just before the read, equals the stamp the index took when it read
-//! the file into the prefilter ([`super::stamp`]), and no other name links to it (a write
-//! through a name outside the watched directories raises no event here). The least recently
-//! used files make room for new ones.
+//! A file is kept when it is at most an eighth of the budget, no other name links to it (a
+//! write through a name outside the watched directories raises no event here), and its stamp
+//! ([`super::stamp`]), taken on the open file just before the read, vouches for its version:
+//! it equals the stamp the index took when it read the file into the prefilter or, when the
+//! index read it within a tick of its last change (its stamp vouches for nothing), it is
+//! itself taken more than a tick after that change (a file just edited is cached once its
+//! change has settled). The least recently used files make room for new ones.
 //!
-//! Never stale: a cached file is keyed by its entry's number, generation and stamp. The watcher's
-//! events, applied before every search, bump the generation of a changed file and drop the
-//! entries of removed ones (dropping their bytes here too), so a file changed since it was
-//! cached no longer matches its key and is read from disk; a change during the read that
-//! filled the cache is such a change.
+//! Never stale: a cached file is keyed by its entry's number and generation, and the index's
+//! stamp when it has one. The watcher's events, applied before every search, bump the
+//! generation of a changed file and drop the entries of removed ones (dropping their bytes
+//! here too), so a file changed since it was cached no longer matches its key and is read from
+//! disk; a change during the read that filled the cache is such a change.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
@@ -137,7 +138,8 @@ impl ContentCache {
         let mut inner = self.lock();
         let slot = (key.root, key.id);
         let cached = inner.files.get(&slot)?;
-        if cached.generation != key.generation || cached.stamp != key.stamp {
+        let same_stamp = key.stamp == Stamp::UNKNOWN || cached.stamp == key.stamp;
+        if cached.generation != key.generation || !same_stamp {
             inner.remove(slot);
             return None;
         }
@@ -154,10 +156,10 @@ impl ContentCache {
     }
 
     /// A search is about to read the file `key` names, `size` bytes, from disk: true when it
-    /// should keep what it reads (the index vouches for its version, it is small, and either
-    /// the cache has room for it or it was read before).
+    /// should keep what it reads, if [`vouched`] agrees (it is small, and either the cache has
+    /// room for it or it was read before).
     pub fn admits(&self, key: &CacheKey, size: u64) -> bool {
-        if !self.enabled() || key.stamp == Stamp::UNKNOWN || size > self.max_file() as u64 {
+        if !self.enabled() || size > self.max_file() as u64 {
             return false;
         }
         let slots = self.seen_slots();
@@ -172,9 +174,9 @@ impl ContentCache {
         again || inner.held + size as usize + ENTRY_OVERHEAD <= self.room()
     }
 
-    /// Keeps `bytes` as the contents of the file `key` names, making room by dropping the
-    /// least recently used files.
-    pub fn insert(&self, key: &CacheKey, bytes: &[u8]) {
+    /// Keeps `bytes` as the contents of the file `key` names, read after its stamp was `stamp`
+    /// (as [`vouched`] gave it), making room by dropping the least recently used files.
+    pub fn insert(&self, key: &CacheKey, stamp: Stamp, bytes: &[u8]) {
         let cost = bytes.len() + ENTRY_OVERHEAD;
         if !self.enabled() || bytes.len() > self.max_file() || cost > self.room() {
             return;
@@ -188,7 +190,7 @@ impl ContentCache {
         }
         inner.clock += 1;
         let used = inner.clock;
-        let cached = Cached { generation: key.generation, stamp: key.stamp, bytes: Arc::from(bytes), used };
+        let cached = Cached { generation: key.generation, stamp, bytes: Arc::from(bytes), used };
         inner.files.insert(slot, cached);
         inner.by_use.insert(used, slot);
         inner.held += cost;
@@ -241,13 +243,14 @@ fn fingerprint(key: &CacheKey) -> u64 {
     hash | 1
 }
 
-/// The open file `file` is the version of the file `key` names (its stamp now is the one the
-/// index took) and no other name links to it: what is read from it may be cached.
-pub(crate) fn vouched(file: &File, key: &CacheKey) -> bool {
-    match rustix::fs::fstat(file) {
-        Ok(stat) => stat.st_nlink == 1 && Stamp::of(&stat, SystemTime::now()) == key.stamp,
-        Err(_) => false,
-    }
+/// The stamp of the open file `file` when what is read from it may be cached as the file
+/// `key` names: no other name links to it, and its stamp vouches for its version (it is the
+/// index's, or the index has none and this one is taken a tick after the last change).
+pub(crate) fn vouched(file: &File, key: &CacheKey) -> Option<Stamp> {
+    let stat = rustix::fs::fstat(file).ok().filter(|stat| stat.st_nlink == 1)?;
+    let stamp = Stamp::of(&stat, SystemTime::now());
+    let known = stamp != Stamp::UNKNOWN && (key.stamp == Stamp::UNKNOWN || key.stamp == stamp);
+    known.then_some(stamp)
 }
 
 #[cfg(test)]
@@ -258,27 +261,39 @@ mod tests {
         CacheKey { root: 0, id, generation, stamp: Stamp(7) }
     }
 
+    impl ContentCache {
+        /// Keeps `bytes` under the stamp `key` holds.
+        fn insert_test(&self, key: &CacheKey, bytes: &[u8]) {
+            self.insert(key, key.stamp, bytes);
+        }
+    }
+
     #[test]
     fn a_full_cache_takes_a_file_read_twice_and_serves_each_version_only() {
         let cache = ContentCache::new(64 << 10);
         assert!(cache.admits(&key(1, 0), 10), "room for it");
         for id in 10..18 {
-            cache.insert(&key(id, 0), &vec![0; 7 << 10]);
+            cache.insert_test(&key(id, 0), &vec![0; 7 << 10]);
         }
         assert!(!cache.admits(&key(2, 0), 8 << 10), "no room, read once");
         assert!(cache.admits(&key(2, 0), 8 << 10), "no room, read again");
         cache.clear();
-        cache.insert(&key(1, 0), b"some bytes");
+        cache.insert_test(&key(1, 0), b"some bytes");
         assert_eq!(cache.get(&key(1, 0)).as_deref(), Some(&b"some bytes"[..]));
         assert_eq!(cache.get(&key(1, 1)), None, "another generation");
         assert_eq!(cache.figures().files, 0, "a stale file is dropped when found");
-        cache.insert(&key(1, 1), b"new");
+        cache.insert_test(&key(1, 1), b"new");
         assert_eq!(cache.get(&CacheKey { stamp: Stamp(8), ..key(1, 1) }), None, "another stamp");
-        cache.insert(&key(1, 1), b"new");
+        cache.insert_test(&key(1, 1), b"new");
         cache.invalidate(0, 1);
         assert_eq!(cache.get(&key(1, 1)), None);
         assert_eq!(cache.figures(), CacheFigures { bytes: 0, files: 0, hits: 1, memory: 0 });
-        assert!(!cache.admits(&CacheKey { stamp: Stamp::UNKNOWN, ..key(2, 0) }, 1), "no stamp, no trust");
+        // A file the index read too soon after a change: its generation alone tells versions
+        // apart, the stamp it was cached with being one taken after the change settled.
+        let unstamped = CacheKey { stamp: Stamp::UNKNOWN, ..key(3, 0) };
+        cache.insert(&unstamped, Stamp(9), b"settled");
+        assert_eq!(cache.get(&unstamped).as_deref(), Some(&b"settled"[..]));
+        assert_eq!(cache.get(&CacheKey { generation: 1, ..unstamped }), None);
     }
 
     #[test]
@@ -287,7 +302,7 @@ mod tests {
         let cache = ContentCache::new(budget);
         let file = vec![b'x'; 1500];
         for id in 0..20 {
-            cache.insert(&key(id, 0), &file);
+            cache.insert_test(&key(id, 0), &file);
             assert!(cache.figures().memory <= budget as u64);
             // File 0 stays in use, so it stays.
             assert!(cache.get(&key(0, 0)).is_some(), "after {id}");
@@ -298,7 +313,7 @@ mod tests {
         assert!(cache.get(&key(1, 0)).is_none(), "the oldest went first");
         assert!(cache.get(&key(19, 0)).is_some());
         assert!(!cache.admits(&key(30, 0), budget as u64 / 4), "too large for this budget");
-        cache.insert(&key(31, 0), &vec![0; budget / 4]);
+        cache.insert_test(&key(31, 0), &vec![0; budget / 4]);
         assert!(cache.get(&key(31, 0)).is_none());
         cache.clear();
         assert_eq!(cache.figures().files, 0);
@@ -309,7 +324,7 @@ mod tests {
         let cache = ContentCache::new(0);
         assert!(!cache.admits(&key(1, 0), 1));
         assert!(!cache.admits(&key(1, 0), 1));
-        cache.insert(&key(1, 0), b"x");
+        cache.insert_test(&key(1, 0), b"x");
         assert_eq!(cache.get(&key(1, 0)), None);
         assert_eq!(cache.figures(), CacheFigures::default());
     }

@@ -6,7 +6,6 @@ use std::sync::RwLockReadGuard;
 use super::cache::{CacheKey, ContentCache};
 use super::content::RuledOut;
 use super::query::GramQuery;
-use super::stamp::Stamp;
 use super::tree::{depth_of, Content, Entry, EntryId, Kind, ListingSkips};
 use super::State;
 use crate::walk::SkipCounters;
@@ -71,12 +70,11 @@ impl<'a> View<'a> {
         self.cache.enabled().then_some(self.cache)
     }
 
-    /// The key the file `id` of `root` (`entry`) is cached under, when its version is known:
-    /// read into the prefilter with a stamp, in a watched directory (so a change to it is
-    /// heard of).
+    /// The key the file `id` of `root` (`entry`) is cached under, when the index knows it:
+    /// read into the prefilter since its last change, in a watched directory (so a change to
+    /// it is heard of).
     pub fn cache_key(&self, root: usize, id: EntryId, entry: &Entry) -> Option<CacheKey> {
         let known = entry.kind == Kind::File
-            && entry.stamp != Stamp::UNKNOWN
             && matches!(entry.content, Content::Text { .. } | Content::Measured { .. });
         if !known || !self.cache.enabled() {
             return None;
