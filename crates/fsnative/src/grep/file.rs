@@ -151,8 +151,9 @@ fn read_whole<'a>(
     // listed size.
     file.take(size).read_to_end(buffer)?;
     let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| buffer.starts_with(bom));
-    let late_binary = quit
-        .is_some_and(|byte| buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| rest.contains(&byte)));
+    let late_binary = quit.is_some_and(|byte| {
+        buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| memchr::memchr(byte, rest).is_some())
+    });
     Ok((!has_bom && !late_binary).then_some(&buffer[..]))
 }
 

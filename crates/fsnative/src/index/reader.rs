@@ -414,7 +414,7 @@ fn read_content(
         if std::mem::take(&mut first) {
             bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|mark| piece.starts_with(mark));
         }
-        has_nul |= piece.contains(&0);
+        has_nul = has_nul || memchr::memchr(0, piece).is_some();
         sketch.add(piece);
         true
     })?;
