@@ -20,6 +20,7 @@ mod cache;
 mod chars;
 mod content;
 mod gram;
+mod names;
 mod persist;
 mod query;
 mod reader;

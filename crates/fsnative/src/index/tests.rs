@@ -166,3 +166,43 @@ fn a_build_read_on_several_threads_gives_each_file_its_own_sketch() {
         assert!(ruled_out(&index, &path, &format!("word_{other}_end")), "{path} is told apart from f{other}");
     }
 }
+
+/// Applies the changes made so far, checks that the find's table of the root (as it stands,
+/// built before them) agrees with the entries, and builds it for the next change; returns
+/// the names it holds.
+fn table_after_changes(index: &Index) -> Vec<String> {
+    drop(index.view().expect("the index is ready"));
+    let state = index.shared.state.read().unwrap();
+    let tree = &state.trees[0];
+    assert!(tree.names_agree(), "the table is current");
+    let names = tree.names();
+    names.run(0, usize::MAX).map(|named| String::from_utf8_lossy(named.name).into_owned()).collect()
+}
+
+#[test]
+fn the_find_table_follows_every_kind_of_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir(root.join("src")).unwrap();
+    fs::write(root.join("src/a.rs"), "a\n").unwrap();
+    let index = ready_index(root);
+    assert_eq!(table_after_changes(&index), ["src", "a.rs"]);
+
+    fs::write(root.join("src/b.rs"), "b\n").unwrap();
+    fs::create_dir(root.join("docs")).unwrap();
+    fs::write(root.join("docs/guide.md"), "g\n").unwrap();
+    assert_eq!(table_after_changes(&index), ["docs", "guide.md", "src", "a.rs", "b.rs"]);
+
+    fs::remove_file(root.join("src/a.rs")).unwrap();
+    assert_eq!(table_after_changes(&index), ["docs", "guide.md", "src", "b.rs"]);
+
+    fs::rename(root.join("src/b.rs"), root.join("src/z.rs")).unwrap();
+    assert_eq!(table_after_changes(&index), ["docs", "guide.md", "src", "z.rs"]);
+
+    fs::rename(root.join("docs"), root.join("wiki")).unwrap();
+    assert_eq!(table_after_changes(&index), ["src", "z.rs", "wiki", "guide.md"]);
+
+    fs::remove_dir_all(root.join("src")).unwrap();
+    assert_eq!(table_after_changes(&index), ["wiki", "guide.md"]);
+    assert_eq!(listed(&index), ["wiki/", "wiki/guide.md"]);
+}
