@@ -212,30 +212,22 @@ fn index_share<'v>(
     let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
     let mut prefixes = PrefixStates::new(subsequences);
     let mut count = 0;
-    // The index's compact table: names and records, read in order; an entry itself is read
-    // only when constraints need its path or it passes the filters.
-    let root = target.root;
-    let relative = |id| &view.entry(root, id).path[base..];
-    for (named, depth) in view.walk_names_share(root, dir, share.0, share.1) {
-        let record = named.record;
-        match record.kind {
+    for (entry, depth) in view.walk_share(target.root, dir, share.0, share.1) {
+        let relative = &entry.path[base..];
+        match entry.kind {
             Kind::Dir => {
-                prefixes.enter_name(named.name, depth, true, || relative(record.id));
+                prefixes.enter(relative, depth, true);
                 continue;
             }
-            Kind::File | Kind::Symlink if constraints.is_none_or(|c| c.matches(relative(record.id))) => {}
+            Kind::File | Kind::Symlink if constraints.is_none_or(|c| c.matches(relative)) => {}
             _ => continue,
         }
         count += 1;
         // The characters of the path below the root: those below the target and maybe more,
         // so a path is never skipped that could match. Then the subsequence, from its
         // directory's.
-        if query.may_match(record.chars)
-            && prefixes.enter_name(named.name, depth, false, || relative(record.id))
-        {
-            let entry = view.entry(root, record.id);
-            let relative = &entry.path[base..];
-            let symlink = record.kind == Kind::Symlink;
+        if query.may_match(entry.chars) && prefixes.enter(relative, depth, false) {
+            let symlink = entry.kind == Kind::Symlink;
             if entry.utf8 {
                 // SAFETY: the index found the whole path UTF-8 when it listed it, and `base` is
                 // 0 or just past a `/`, so at the start of a character.

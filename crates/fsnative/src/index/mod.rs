@@ -20,7 +20,6 @@ mod cache;
 mod chars;
 mod content;
 mod gram;
-mod names;
 mod persist;
 mod query;
 mod reader;

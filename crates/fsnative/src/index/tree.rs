@@ -5,9 +5,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::OnceLock;
 
-use super::names::Names;
 use super::stamp::{DirStamps, Stamp};
 use crate::walk::SkipCounters;
 
@@ -109,10 +107,6 @@ pub(crate) struct Tree {
     pub root_stamps: DirStamps,
     /// The stamps of the ignore files of the directories that hold any (others: none).
     ignores: HashMap<EntryId, Stamp>,
-    /// The find's compact copy of the order, built when first asked for and dropped by every
-    /// change to the order or to an entry's path, kind, depth or characters (all made by
-    /// [`Tree::add`], [`Tree::remove`] and [`Tree::splice`]).
-    names: OnceLock<Names>,
 }
 
 /// Walk order of two paths below a root: name by name, a directory before its contents.
@@ -154,7 +148,7 @@ impl Tree {
         root_stamps: DirStamps,
     ) -> Tree {
         let order = (0..entries.len() as EntryId).collect();
-        Tree { entries, free: Vec::new(), order, root_skips, root_stamps, ignores, names: OnceLock::new() }
+        Tree { entries, free: Vec::new(), order, root_skips, root_stamps, ignores }
     }
 
     /// Number of live entries.
@@ -166,9 +160,6 @@ impl Tree {
         &self.entries[id as usize]
     }
 
-    /// The entry `id`, to change what the find's table does not hold (content, stamp,
-    /// generation, skips); its path, kind, depth and characters change only through
-    /// [`Tree::add`] and [`Tree::remove`].
     pub fn entry_mut(&mut self, id: EntryId) -> &mut Entry {
         &mut self.entries[id as usize]
     }
@@ -180,7 +171,6 @@ impl Tree {
 
     /// Files a new entry; its place in the order is given by [`Tree::splice`].
     pub fn add(&mut self, entry: Entry) -> EntryId {
-        self.names.take();
         match self.free.pop() {
             Some(id) => {
                 let generation = self.entries[id as usize].generation.wrapping_add(1);
@@ -196,7 +186,6 @@ impl Tree {
 
     /// Frees the entry `id` (already out of the order) and returns its old content.
     pub fn remove(&mut self, id: EntryId) -> Content {
-        self.names.take();
         let entry = &mut self.entries[id as usize];
         entry.kind = Kind::Free;
         entry.path = Box::default();
@@ -260,36 +249,16 @@ impl Tree {
     /// Puts `ids` (in walk order) in place of the positions `range`; returns the numbers it
     /// took out.
     pub fn splice(&mut self, range: Range<usize>, ids: Vec<EntryId>) -> Vec<EntryId> {
-        self.names.take();
         self.order.splice(range, ids).collect()
     }
 
-    /// The find's compact copy of the order (see [`super::names`]), built if it is not.
-    pub fn names(&self) -> &Names {
-        self.names.get_or_init(|| Names::build(&self.order, |id| &self.entries[id as usize]))
-    }
-
-    /// The find's table as it stands (built or not) agrees with the entries.
-    #[cfg(test)]
-    pub fn names_agree(&self) -> bool {
-        let fresh = Names::build(&self.order, |id| &self.entries[id as usize]);
-        self.names.get().is_none_or(|names| {
-            names.len() == fresh.len()
-                && names
-                    .run(0, names.len())
-                    .zip(fresh.run(0, fresh.len()))
-                    .all(|(a, b)| a.record == b.record && a.name == b.name)
-        })
-    }
-
-    /// Bytes held (an estimate of the heap: entries, paths, order, the find's table).
+    /// Bytes held (an estimate of the heap: entries, paths, order).
     pub fn memory(&self) -> usize {
         let paths: usize = self.order.iter().map(|&id| self.entries[id as usize].path.len()).sum();
         self.entries.capacity() * std::mem::size_of::<Entry>()
             + paths
             + (self.order.capacity() + self.free.capacity()) * std::mem::size_of::<EntryId>()
             + self.ignores.capacity() * 16
-            + self.names.get().map_or(0, Names::memory)
     }
 }
 

@@ -5,7 +5,6 @@ use std::sync::RwLockReadGuard;
 
 use super::cache::{CacheKey, ContentCache};
 use super::content::RuledOut;
-use super::names::Named;
 use super::query::GramQuery;
 use super::stamp::Stamp;
 use super::tree::{depth_of, Content, Entry, EntryId, Kind, ListingSkips};
@@ -140,29 +139,26 @@ impl<'a> View<'a> {
         })
     }
 
-    /// The live entries below the directory `dir` of `root` in walk order, from the tree's
-    /// compact table (see [`super::names`]): each entry's record and name, with its depth
-    /// below `dir`; the `share`-th of `shares` runs of about equal length, so that threads
-    /// can each take one (a find; no skips are counted).
-    pub fn walk_names_share<'v>(
+    /// The live entries below the directory `dir` of `root` in walk order, each with its
+    /// depth below `dir`: the `share`-th of `shares` runs of about equal length, so that
+    /// threads can each take one (a find; no skips are counted).
+    pub fn walk_share<'v>(
         &'v self,
         root: usize,
         dir: &[u8],
         share: usize,
         shares: usize,
-    ) -> impl Iterator<Item = (Named<'v>, usize)> + 'v {
+    ) -> impl Iterator<Item = (&'v Entry, usize)> + 'v {
         let tree = &self.state.trees[root];
         let range = tree.below(dir).unwrap_or(0..0);
         let step = range.len().div_ceil(shares.max(1));
         let start = (range.start + share * step).min(range.end);
         let end = (start + step).min(range.end);
         let base = depth_of(dir);
-        tree.names().run(start, end).map(move |named| (named, usize::from(named.record.depth) - base))
-    }
-
-    /// The entry `id` of `root`.
-    pub fn entry(&self, root: usize, id: EntryId) -> &Entry {
-        self.state.trees[root].entry(id)
+        tree.order()[start..end].iter().filter_map(move |&id| {
+            let entry = tree.entry(id);
+            (entry.kind != Kind::Free).then(|| (entry, usize::from(entry.depth) - base))
+        })
     }
 
     /// How many entries lie below the directory `dir` of `root`.
