@@ -60,6 +60,12 @@ def build_tree(root: Path, dirs: int, files_per_dir: int, rng: random.Random) ->
     (root / "pkg0000" / "mod000.py").write_text("rare_marker_7 = 1\n")
 
 
+def index_figures(sandbox) -> tuple[int, int]:
+    """What the index says it holds: its memory (bytes, the content cache included) and files."""
+    status = sandbox.index_status()
+    return status.memory_bytes, status.files
+
+
 def resources() -> tuple[int, int, int]:
     """Resident memory (bytes), open file descriptors and threads of this process."""
     with open("/proc/self/statm") as statm:
@@ -226,7 +232,8 @@ def run(args: argparse.Namespace) -> int:
     churn = Churn(root, sandbox, rng)
     whole_checks = 0
     whole_stale: list[str] = []
-    samples: list[tuple[float, int, int, int]] = []
+    # (seconds, resident memory, descriptors, threads, the index's memory_bytes, its files)
+    samples: list[tuple[float, int, int, int, int, int]] = []
     searchers = [threading.Thread(target=search, args=(slot,), daemon=True) for slot in range(len(QUERIES))]
     for thread in searchers:
         thread.start()
@@ -239,11 +246,11 @@ def run(args: argparse.Namespace) -> int:
                 whole_stale.append(f"after operation {churn.ops}")
         now = time.monotonic()
         if now >= next_sample:
-            samples.append((now - began, *resources()))
+            samples.append((now - began, *resources(), *index_figures(sandbox)))
             next_sample = now + args.sample_seconds
         if args.pause:
             time.sleep(args.pause)
-    samples.append((time.monotonic() - began, *resources()))
+    samples.append((time.monotonic() - began, *resources(), *index_figures(sandbox)))
     stop.set()
     for thread in searchers:
         thread.join()
@@ -265,9 +272,10 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         """The median and highest resident memory, and the most descriptors and threads, sampled in [lo, hi)."""
         tenth = within(lo, hi)
         if not tenth:
-            return "–", "–", "–", "–"  # no sample fell in this tenth (a short run)
+            return "–", "–", "–", "–", "–", "–"  # no sample fell in this tenth (a short run)
         return (f"{statistics.median(s[1] for s in tenth) / MIB:.1f} MiB", f"{max(s[1] for s in tenth) / MIB:.1f} MiB",
-                max(s[2] for s in tenth), max(s[3] for s in tenth))
+                max(s[2] for s in tenth), max(s[3] for s in tenth),
+                f"{max(s[4] for s in tenth) / MIB:.2f} MiB", f"{max(s[5] for s in tenth):,}")
 
     # The trend without single samples' peaks (a search in flight holds its buffers): the last
     # tenth's median resident memory minus the second's (the first after warm-up).
@@ -304,10 +312,12 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         f"| threads, first and last sample | {samples[0][3]} / {samples[-1][3]} |",
         f"| index at the end | {status.files:,} files, {status.rescans} rescans, watching {status.watching} |",
         "",
-        "| time | searches | p50 | p99 | resident memory: median | peak | descriptors: peak | threads: peak |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
-        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {median} | {rss} | {fds} | {threads} |"
-          for lo, hi, n, p50, p99, median, rss, fds, threads in rows),
+        "| time | searches | p50 | p99 | resident memory: median | peak | descriptors: peak | threads: peak "
+        "| index memory_bytes: peak | index files: peak |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {median} | {rss} | {fds} | {threads} "
+          f"| {index_memory} | {files} |"
+          for lo, hi, n, p50, p99, median, rss, fds, threads, index_memory, files in rows),
         "",
     ]
     lines += [f"- stale: {line}" for line in (churn.stale + whole_stale)[:20]]
