@@ -84,7 +84,7 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
+	./python/dev.sh pytest --durations=10 -rs --ignore=test_dist_install.py
 
 test-python-installs: python-venv
 	./python/dev.sh pytest test_dist_install.py

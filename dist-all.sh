@@ -10,7 +10,7 @@
 # Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the four targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
 # missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
-# script installs (make dist and make test never download zig).
+# script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py).
 # Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
 # (objdump -T); on musl nothing needed but libc.so, and no symbol version; each gnu wheel's tag
 # confirmed by auditwheel (which cannot judge a musl wheel here: see below).
