@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
-# `make dist-all`: the release artifacts for every Linux the packages support, in dist/all/
-# (replaced on every run), cross-built with zig:
+# `make dist-all`: the release artifacts for every Linux and macOS the packages support, in
+# dist/all/ (replaced on every run), cross-built with zig:
 #   fsnative-linux-{x64,arm64}-{gnu,musl}-<v>.tgz   the npm platform packages (gnu: glibc >= 2.17)
-#   fsnative-<v>.tgz                               the npm package, listing all four as
+#   fsnative-darwin-{arm64,x64}-<v>.tgz            the npm platform packages for macOS (11.0+ on
+#                                                  arm64, 10.12+ on x64)
+#   fsnative-<v>.tgz                               the npm package, listing all six as
 #                                                  optionalDependencies
 #   fsnative-<v>-cp39-abi3-manylinux_2_17_{x86_64,aarch64}.manylinux2014_*.whl
 #   fsnative-<v>-cp39-abi3-musllinux_1_2_{x86_64,aarch64}.whl
+#   fsnative-<v>-cp39-abi3-macosx_11_0_arm64.whl, …-macosx_10_12_x86_64.whl
 #   fsnative-<v>.tar.gz                            the Python sdist
-# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the four targets below; fewer, for a
+# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the six targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
 # missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
 # script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py).
 # Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
 # (objdump -T); on musl nothing needed but libc.so, and no symbol version; each gnu wheel's tag
-# confirmed by auditwheel (which cannot judge a musl wheel here: see below).
+# confirmed by auditwheel (which cannot judge a musl wheel here: see below); on macOS, by
+# platforms/macho.py: the CPU, the minimum macOS, the entry symbol, libSystem alone linked, and
+# no undefined symbol but libSystem's and the host's (Node's or CPython's).
 # The targets build one after the other (each step's seconds go to target/dist-all-times.tsv);
 # for each, the core compiles once and serves the addon and the wheel.
 set -euo pipefail
@@ -30,7 +35,10 @@ declare -A PLATFORM=(
     [x86_64-unknown-linux-musl]=linux-x64-musl
     [aarch64-unknown-linux-gnu]=linux-arm64-gnu
     [aarch64-unknown-linux-musl]=linux-arm64-musl
+    [aarch64-apple-darwin]=darwin-arm64
+    [x86_64-apple-darwin]=darwin-x64
 )
+# maturin's --compatibility (Linux only: a macOS wheel's tag comes from MACOSX_DEPLOYMENT_TARGET).
 declare -A POLICY=(
     [x86_64-unknown-linux-gnu]=manylinux2014
     [x86_64-unknown-linux-musl]=musllinux_1_2
@@ -42,12 +50,26 @@ declare -A TAG=(
     [x86_64-unknown-linux-musl]=musllinux_1_2_x86_64
     [aarch64-unknown-linux-gnu]=manylinux_2_17_aarch64
     [aarch64-unknown-linux-musl]=musllinux_1_2_aarch64
+    [aarch64-apple-darwin]=macosx_11_0_arm64
+    [x86_64-apple-darwin]=macosx_10_12_x86_64
+)
+# The oldest macOS each macOS build runs on (MACOSX_DEPLOYMENT_TARGET: rustc, cc-rs and zig's
+# linker read it, maturin tags the wheel with it), and its CPU as the Mach-O header names it:
+# Rust's own minimum for each target (arm64 Macs start at 11.0).
+declare -A MACOS=(
+    [aarch64-apple-darwin]=11.0
+    [x86_64-apple-darwin]=10.12
+)
+declare -A MACHO_ARCH=(
+    [aarch64-apple-darwin]=arm64
+    [x86_64-apple-darwin]=x86_64
 )
 # The oldest glibc the gnu builds link against: manylinux2014's.
 GLIBC=2.17
 
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu aarch64-unknown-linux-musl)
+[[ ${#targets[@]} -gt 0 ]] || targets=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu
+    aarch64-unknown-linux-musl aarch64-apple-darwin x86_64-apple-darwin)
 for target in "${targets[@]}"; do
     [[ -n "${PLATFORM[$target]:-}" ]] || { echo "dist-all.sh: unknown target $target (known: ${!PLATFORM[*]})" >&2; exit 2; }
 done
@@ -118,16 +140,24 @@ check_musl_needs() {
     echo "$file: needs only libc.so, no symbol versions"
 }
 
-# The abi3 wheel for TARGET into $out, tagged with its POLICY.
+# The abi3 wheel for TARGET into $out, tagged with its POLICY (on Linux).
 build_wheel() {
-    local target="$1"
+    local target="$1" policy=()
+    [[ -n "${POLICY[$target]:-}" ]] && policy=(--compatibility "${POLICY[$target]}")
     (cd python && "${same_wrappers[@]}" maturin build --release --zig --target "$target" \
-        --compatibility "${POLICY[$target]}" --out "$out")
+        "${policy[@]}" --out "$out")
 }
 
-# The checks of a library built for TARGET.
+# The checks of a library built for TARGET: KIND is node (the addon) or python (the module).
 check_library() {
-    local target="$1" file="$2"
+    local target="$1" file="$2" kind="$3"
+    case "$target" in
+        *-apple-darwin)
+            "$tools/bin/python" platforms/macho.py --kind "$kind" --arch "${MACHO_ARCH[$target]}" \
+                --min-os "${MACOS[$target]}" "$file"
+            return
+            ;;
+    esac
     check_no_static_tls "$file"
     case "$target" in
         *-gnu) check_glibc_symbols "$file" ;;
@@ -145,11 +175,21 @@ for target in "${targets[@]}"; do
     if [[ "$target" == *-musl ]]; then
         export "CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$target")_RUSTFLAGS=-C target-feature=-crt-static"
     fi
+    library=libfsnative_node.so
+    # macOS: the oldest version it runs on, for the addon and the wheel alike (the same value,
+    # so the core compiles once). cargo-zigbuild's zig wrapper drops the `-arch` and
+    # `--target=arm64-apple-macosx` that cc-rs passes and `zig cc` refuses. The addon links with
+    # `-undefined dynamic_lookup` (napi-build's setup() on macOS), the module likewise (maturin).
+    unset MACOSX_DEPLOYMENT_TARGET
+    if [[ "$target" == *-apple-darwin ]]; then
+        export MACOSX_DEPLOYMENT_TARGET="${MACOS[$target]}"
+        library=libfsnative_node.dylib
+    fi
 
     timed "addon $platform" "${same_wrappers[@]}" cargo zigbuild --release --locked -p fsnative-node --target "$zig_target"
     addon="$stage/addons/fsnative.$platform.node"
-    cp "target/$target/release/libfsnative_node.so" "$addon"
-    check_library "$target" "$addon"
+    cp "target/$target/release/$library" "$addon"
+    check_library "$target" "$addon" node
     addons+=(--addon "$platform=$addon")
 
     timed "wheel ${TAG[$target]}" build_wheel "$target"
@@ -162,15 +202,20 @@ for target in "${targets[@]}"; do
         # libc.musl-<arch>.so.1. musl's loader takes any libc.* name for itself, so the module
         # loads (platforms/test.sh runs it in a musl CPython); the checks below are the tag's:
         # nothing needed but libc.so, no symbol version, no static TLS.
-        *-musl) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
+        *-musl | *-apple-darwin) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
     esac
-    check_library "$target" "$(wheel_module "$wheel" "$stage/wheel-${TAG[$target]}")"
+    check_library "$target" "$(wheel_module "$wheel" "$stage/wheel-${TAG[$target]}")" python
 done
 
 echo "== npm packages and sdist"
 stage_rust_sources "$stage/node-rust" node
 node npm/scripts/pack.js "${addons[@]}" --rust-sources "$stage/node-rust" --stage "$stage" --out "$out"
 build_sdist "$out" "$stage/python-sdist"
+# The macOS modules again, as packed (python/tests/test_macho.py runs the same check on them).
+if [[ " ${targets[*]} " == *-apple-darwin* ]]; then
+    echo "== the macOS artifacts as packed"
+    "$tools/bin/python" platforms/macho.py --artifacts "$out"
+fi
 
 echo "== dist/all/ (seconds per step in ${times#"$repo"/})"
 ls -l "$out"
