@@ -1,13 +1,20 @@
 // The platform package the loader and the install script look for, for each platform, CPU and
 // C library that `make dist-all` builds a package for, and the musl detection, all without
-// spawning anything (lib/platform.js reads /usr/bin/ldd or the process report).
+// spawning anything (lib/platform.js reads /usr/bin/ldd or the process report; on macOS nothing);
+// and the package manifests scripts/pack.js writes for them.
 
 import assert from 'node:assert/strict';
+import childProcess, { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import platformModule from '../../lib/platform.js';
 
 const { isMusl, platformPackage } = platformModule;
+const PACK = fileURLToPath(new URL('../../scripts/pack.js', import.meta.url));
 
 test('each Linux platform package is named by CPU and C library', () => {
   const cases = [
@@ -44,4 +51,66 @@ test('without ldd, the process report tells: glibc when it names a glibc version
 test("this machine's package follows its own C library", () => {
   const musl = isMusl();
   assert.equal(platformPackage(), platformPackage({ platform: process.platform, arch: process.arch, musl }));
+});
+
+test('each macOS platform package is named by CPU alone, as make dist-all packs it', () => {
+  assert.equal(platformPackage({ platform: 'darwin', arch: 'arm64' }), 'fsnative-darwin-arm64');
+  assert.equal(platformPackage({ platform: 'darwin', arch: 'x64' }), 'fsnative-darwin-x64');
+});
+
+test('on a Mac the loader names its package without spawning or reading anything', (t) => {
+  // As lib/native.js calls it there: no argument, this process's platform and CPU. Every way
+  // to start a process, read a file or take the process report fails the test if called.
+  const forbidden = (name) => () => assert.fail(`${name} was called`);
+  for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
+    t.mock.method(childProcess, name, forbidden(`child_process.${name}`));
+  }
+  t.mock.method(fs, 'readFileSync', forbidden('fs.readFileSync'));
+  t.mock.method(process.report, 'getReport', forbidden('process.report.getReport'));
+  const real = { platform: process.platform, arch: process.arch };
+  try {
+    for (const arch of ['arm64', 'x64']) {
+      Object.defineProperty(process, 'platform', { value: 'darwin', configurable: true });
+      Object.defineProperty(process, 'arch', { value: arch, configurable: true });
+      assert.equal(platformPackage(), `fsnative-darwin-${arch}`);
+    }
+  } finally {
+    Object.defineProperty(process, 'platform', { value: real.platform, configurable: true });
+    Object.defineProperty(process, 'arch', { value: real.arch, configurable: true });
+  }
+});
+
+test('pack.js gives each platform package its os, cpu and (on Linux) libc, and the main package lists them all', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-pack-'));
+  try {
+    const rust = path.join(dir, 'rust');
+    fs.mkdirSync(rust);
+    fs.writeFileSync(path.join(rust, 'Cargo.toml'), '[workspace]\n');
+    const addons = ['darwin-arm64', 'darwin-x64', 'linux-arm64-musl'].flatMap((platform) => {
+      fs.writeFileSync(path.join(dir, `${platform}.node`), platform);
+      return ['--addon', `${platform}=${path.join(dir, `${platform}.node`)}`];
+    });
+    const stage = path.join(dir, 'stage');
+    execFileSync(process.execPath, [PACK, ...addons, '--rust-sources', rust, '--stage', stage, '--out', path.join(dir, 'out')], { stdio: 'pipe' });
+    const manifest = (name) => JSON.parse(fs.readFileSync(path.join(stage, name, 'package.json'), 'utf8'));
+    const { version } = manifest('npm-main');
+    assert.deepEqual(manifest('npm-main').optionalDependencies, {
+      'fsnative-darwin-arm64': version,
+      'fsnative-darwin-x64': version,
+      'fsnative-linux-arm64-musl': version,
+    });
+    const fields = ({ name, main, files, os: system, cpu, libc }) => ({ name, main, files, os: system, cpu, libc });
+    assert.deepEqual(fields(manifest('npm-fsnative-darwin-arm64')), {
+      name: 'fsnative-darwin-arm64', main: 'fsnative.darwin-arm64.node', files: ['fsnative.darwin-arm64.node'], os: ['darwin'], cpu: ['arm64'], libc: undefined,
+    });
+    assert.deepEqual(fields(manifest('npm-fsnative-darwin-x64')), {
+      name: 'fsnative-darwin-x64', main: 'fsnative.darwin-x64.node', files: ['fsnative.darwin-x64.node'], os: ['darwin'], cpu: ['x64'], libc: undefined,
+    });
+    assert.deepEqual(manifest('npm-fsnative-linux-arm64-musl').libc, ['musl']);
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'out')).sort(), [
+      `fsnative-${version}.tgz`, `fsnative-darwin-arm64-${version}.tgz`, `fsnative-darwin-x64-${version}.tgz`, `fsnative-linux-arm64-musl-${version}.tgz`,
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
