@@ -49,9 +49,12 @@ python-requirements: oracle
 bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
+## Formatting, clippy (for this machine, then for both Apple targets where rustup has them, else
+## the command that adds them: platforms/clippy-apple.sh), and the core's docs' links.
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
+	./platforms/clippy-apple.sh
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
 
 test-rust:
