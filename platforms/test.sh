@@ -16,6 +16,9 @@
 #   only library needed is libc.so, no symbol version is required, no initial-exec TLS (the
 #   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
+# - the macOS addons and wheels: no Mac here, so a static check of each Mach-O library
+#   (platforms/macho.py): its CPU, minimum macOS, entry symbol, libSystem alone linked, and no
+#   undefined symbol but libSystem's and the host's.
 # --smoke (the lighter form, not in CI: docs/install.md): only the arm64 gnu addon, and only its
 # API tests.
 # Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
@@ -308,6 +311,26 @@ check_musl_wheel() {
     static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64 '^_?Py'
 }
 
+# The macOS artifacts, each through platforms/macho.py: five checks each (CPU, minimum macOS,
+# entry symbol, linked libraries, undefined symbols), one line each in the summary.
+check_macos() {
+    local name line
+    for name in "fsnative-darwin-arm64-$version.tgz" "fsnative-darwin-x64-$version.tgz" \
+        "fsnative-$version-cp39-abi3-macosx_11_0_arm64.whl" "fsnative-$version-cp39-abi3-macosx_10_12_x86_64.whl"; do
+        artifact "$name" || true
+    done
+    python3 "$here/macho.py" --artifacts "$artifacts" >"$work/macho.txt" 2>&1 || true
+    while IFS= read -r line; do
+        case "$line" in
+            *": ok: "*) record "${line%%: ok: *}" "static check (platforms/macho.py)" 5 0 0 0 0 ;;
+            *": FAILED: "*)
+                say "$line"
+                record "${line%%: FAILED: *}" "static check (platforms/macho.py)" 0 0 1 0 0
+                ;;
+        esac
+    done <"$work/macho.txt"
+}
+
 : >"$summary"
 test_arm64_addon
 if [[ $smoke == 0 ]]; then
@@ -317,6 +340,7 @@ if [[ $smoke == 0 ]]; then
     check_musl_addon x86_64 x64
     check_musl_addon aarch64 arm64
     check_musl_wheel
+    check_macos
 fi
 echo "platforms: summary in $summary; logs beside it" >&2
 exit $status
