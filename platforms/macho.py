@@ -69,13 +69,20 @@ SELF_LIBRARY_ORDINAL, DYNAMIC_LOOKUP_ORDINAL, EXECUTABLE_ORDINAL = 0, 0xFE, 0xFF
 LIBSYSTEM = "/usr/lib/libSystem.B.dylib"
 # What the code loads with dlopen at run time, never linked: path -> who loads it and why.
 RUNTIME_LIBRARIES = {
+    "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation": (
+        "Rust's standard library opens it with dlopen to read the running macOS's version "
+        "(\"could not open CoreFoundation.framework\" is its message when that fails)"
+    ),
     "/System/Library/Frameworks/CoreServices.framework/CoreServices": (
         "FSEvents, for the warm index's watcher: loaded with dlopen, since linking it needs the "
         "macOS SDK, which cannot be had on Linux (issue #33)"
     ),
 }
-# Paths of libraries written in the file (for dlopen): everything under these prefixes.
-LIBRARY_PATH = re.compile(rb"(/System/Library/(?:Private)?Frameworks/[\w.+-]+\.framework/[\w./+-]+|/usr/lib/[\w./+-]+\.dylib)")
+# Paths of libraries written in the file (for dlopen): a framework's binary (named as the
+# framework: Rust's strings have no NUL, so the name is what ends the path) or a dylib.
+LIBRARY_PATH = re.compile(
+    rb"/System/Library/(?:Private)?Frameworks/(?P<name>\w+)\.framework/(?:Versions/[A-Z]/)?(?P=name)|/usr/lib/[\w./+-]+\.dylib"
+)
 
 # The two kinds of module: their entry symbol, and the symbols the host process defines
 # (C names, without Mach-O's leading underscore).
@@ -349,7 +356,7 @@ def parse(data: bytes) -> MachO:
     if chained is not None and chained[1]:
         macho.undefined += _chained_imports(r, *chained)
     linked = {path for _, path in macho.libraries}
-    macho.named_libraries = {m.decode() for m in LIBRARY_PATH.findall(data)} - linked
+    macho.named_libraries = {m.group(0).decode() for m in LIBRARY_PATH.finditer(data)} - linked
     return macho
 
 

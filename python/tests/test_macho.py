@@ -157,6 +157,12 @@ def test_a_library_named_for_dlopen_must_be_a_known_one(build: Linker) -> None:
     assert check(build(ADDON_C + opens.format(unknown))) == [
         f"names {unknown}, which it does not link: not a library known to be loaded at run time"
     ]
+    # Rust's strings have no NUL: its standard library's path runs into the next message, as in
+    # the real builds, and is still told apart by the framework's name.
+    std = "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation"
+    found, text = macho.check(build(ADDON_C + opens.format(std + "failed allocating string")), "node", "arm64", "11.0")
+    assert found == []
+    assert text.endswith(f"loaded at run time: {std}")
 
 
 def test_a_linux_library_fails(build: Linker) -> None:
