@@ -2,7 +2,8 @@
 # The release's last step (.github/workflows/release.yml, job `packages`): from the platform
 # packages and wheels that each runner built, gathered in DIR, it adds to DIR
 #   fsnative-<v>.tgz      the npm main package, listing every platform package in DIR (all six
-#                         are required) as optionalDependencies
+#                         are required) as optionalDependencies (and any other package that
+#                         npm/scripts/pack.js makes beside it)
 #   fsnative-<v>.tar.gz   the Python sdist
 # and checks the macOS libraries as packed (platforms/macho.py).
 # Usage: platforms/release-packages.sh DIR
@@ -28,10 +29,17 @@ for platform in "${PLATFORMS[@]}"; do
 done
 
 stage_rust_sources "$stage/node-rust" node
-# pack.js packs the platform packages again (into the stage: DIR keeps the runners' own) and the
-# main package, which is all this step adds.
+# pack.js packs the platform packages again, into the stage (DIR keeps the runners' own), and
+# the packages that are not a platform's: the main one, and any other it makes. Those are what
+# this step adds to DIR.
 node npm/scripts/pack.js "${addons[@]}" --rust-sources "$stage/node-rust" --stage "$stage" --out "$stage/out"
-cp "$stage/out/fsnative-$version.tgz" "$dir/"
+for tgz in "$stage/out"/*.tgz; do
+    name="$(basename "$tgz")"
+    for platform in "${PLATFORMS[@]}"; do
+        [[ "$name" == "fsnative-$platform-$version.tgz" ]] && continue 2
+    done
+    cp "$tgz" "$dir/"
+done
 install_build_tools
 build_sdist "$dir" "$stage/python-sdist"
 "$tools/bin/python" platforms/macho.py --artifacts "$dir"
