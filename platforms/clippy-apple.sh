@@ -31,7 +31,13 @@ if [[ "$(uname -s)" != Darwin ]]; then
     export PATH="$tools/bin:$PATH"
     clippy=(cargo-zigbuild clippy)
 fi
+# Each target is linted even when the one before failed: both verdicts, then the exit status.
+failed=()
 for target in "${present[@]}"; do
     echo "== clippy --target $target"
-    "${clippy[@]}" --workspace --all-targets --locked --target "$target" -- -D warnings
+    "${clippy[@]}" --workspace --all-targets --locked --target "$target" -- -D warnings || failed+=("$target")
 done
+if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "clippy-apple.sh: clippy failed for ${failed[*]}" >&2
+    exit 1
+fi
