@@ -21,7 +21,10 @@ only) and fails, naming the problem, unless the file is
   `node_api_*` in Node, the C API's `Py*` and `_Py*` in CPython.
 
 It cannot tell whether each libSystem symbol exists in the oldest macOS named: zig's libSystem
-stubs, which the link used, list the current SDK's symbols.
+stubs, which the link used, list the current SDK's symbols. It counts, and does not limit, the
+symbols exported: zig 0.17.1's linker ignores `-exported_symbols_list`, which rustc passes to
+export only the entry points, so a zig-linked library exports every global Rust symbol too (a
+library built on a Mac, by Apple's linker, does not).
 """
 
 from __future__ import annotations
@@ -403,7 +406,7 @@ def summary(macho: MachO, kind: str) -> str:
     from_host = sum(1 for _, ordinal in host if ordinal in (DYNAMIC_LOOKUP_ORDINAL, EXECUTABLE_ORDINAL))
     runtime = ", ".join(sorted(macho.named_libraries)) or "none"
     return (
-        f"{macho.arch}, macOS {macho.min_os}+, exports {KINDS[kind][0]}, links "
+        f"{macho.arch}, macOS {macho.min_os}+, exports {KINDS[kind][0]} (of {len(macho.exports)} exported), links "
         f"{' '.join(path for _, path in macho.libraries)}; {len(host)} undefined symbols: "
         f"{len(host) - from_host} from libSystem, {from_host} from the host; loaded at run time: {runtime}"
     )
