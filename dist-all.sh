@@ -179,7 +179,8 @@ for target in "${targets[@]}"; do
     # macOS: the oldest version it runs on, for the addon and the wheel alike (the same value,
     # so the core compiles once). cargo-zigbuild's zig wrapper drops the `-arch` and
     # `--target=arm64-apple-macosx` that cc-rs passes and `zig cc` refuses. The addon links with
-    # `-undefined dynamic_lookup` (napi-build's setup() on macOS), the module likewise (maturin).
+    # `-undefined dynamic_lookup` (napi-build's setup() on macOS), the module likewise (maturin),
+    # and both with `-dead_strip_dylibs` (their build.rs), or libiconv would be linked, unused.
     unset MACOSX_DEPLOYMENT_TARGET
     if [[ "$target" == *-apple-darwin ]]; then
         export MACOSX_DEPLOYMENT_TARGET="${MACOS[$target]}"
