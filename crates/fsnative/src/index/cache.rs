@@ -27,6 +27,7 @@ use std::time::SystemTime;
 
 use super::stamp::Stamp;
 use super::tree::EntryId;
+use crate::sys::{self, AsHandle};
 
 /// Default of [`super::IndexOptions::cache_memory`]: 4 MiB.
 pub const DEFAULT_CACHE_MEMORY: usize = 4 << 20;
@@ -247,7 +248,7 @@ fn fingerprint(key: &CacheKey) -> u64 {
 /// `key` names: no other name links to it, and its stamp vouches for its version (it is the
 /// index's, or the index has none and this one is taken a tick after the last change).
 pub(crate) fn vouched(file: &File, key: &CacheKey) -> Option<Stamp> {
-    let stat = rustix::fs::fstat(file).ok().filter(|stat| stat.st_nlink == 1)?;
+    let stat = sys::stat(file.handle()).ok().filter(|stat| stat.links == 1)?;
     let stamp = Stamp::of(&stat, SystemTime::now());
     let known = stamp != Stamp::UNKNOWN && (key.stamp == Stamp::UNKNOWN || key.stamp == stamp);
     known.then_some(stamp)
