@@ -149,9 +149,9 @@ impl Error {
             K::PermissionDenied => ErrorCode::PermissionDenied,
             K::NotADirectory => ErrorCode::NotADirectory,
             K::InvalidFilename => ErrorCode::InvalidPath,
-            _ => match err.raw_os_error() {
-                Some(libc::ELOOP) => ErrorCode::SymlinkLoop,
-                Some(libc::ENAMETOOLONG) => ErrorCode::InvalidPath,
+            _ => match crate::sys::OsError::of(err) {
+                Some(crate::sys::OsError::Loop) => ErrorCode::SymlinkLoop,
+                Some(crate::sys::OsError::NameTooLong) => ErrorCode::InvalidPath,
                 _ => ErrorCode::Io,
             },
         };

@@ -1,8 +1,6 @@
 //! File-name search: glob patterns over a sandboxed walk in path order, on the walking and
 //! roots layers.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -15,6 +13,7 @@ use crate::rank::Frecency;
 use crate::request::{EntryKind, GlobRequest, GlobSyntax, SortOrder};
 use crate::result::{GlobEntry, GlobResult, GlobStats, Truncation};
 use crate::roots::{decide, look_through, Decision, EntryType, RootDirs, Roots};
+use crate::sys::os_str;
 use crate::walk::{
     self, Constraints, PathPatterns, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker,
 };
@@ -50,7 +49,7 @@ impl Patterns {
     }
 
     fn matches(&self, relative: &Path) -> bool {
-        let relative = relative.as_os_str().as_bytes();
+        let relative = relative.as_os_str().as_encoded_bytes();
         self.include.matches(relative) && !self.exclude.as_ref().is_some_and(|set| set.matches(relative))
     }
 }
@@ -150,7 +149,7 @@ pub(crate) fn run(
             continue;
         }
         // Relative paths are the walked paths after the target and a separator.
-        let base = target.path.as_os_str().as_bytes();
+        let base = target.path.as_os_str().as_encoded_bytes();
         let base_len = base.len() + usize::from(!base.ends_with(b"/"));
         let matching = |entry: Walked| {
             walked.fetch_add(1, Ordering::Relaxed);
@@ -160,7 +159,7 @@ pub(crate) fn run(
                 EntryKind::Dirs => is_dir,
                 EntryKind::All => true,
             };
-            let relative = Path::new(OsStr::from_bytes(&entry.path.as_os_str().as_bytes()[base_len..]));
+            let relative = Path::new(os_str(&entry.path.as_os_str().as_encoded_bytes()[base_len..]));
             if !(wanted && patterns.matches(relative)) {
                 return None;
             }
@@ -245,7 +244,7 @@ impl Indexed<'_> {
             let is_dir = match entry.kind {
                 IndexedKind::Dir => true,
                 IndexedKind::Symlink => {
-                    let path = root_path.join(OsStr::from_bytes(&entry.path));
+                    let path = root_path.join(os_str(&entry.path));
                     let link = Walked { path, kind: WalkedKind::Symlink, at: None };
                     let Some(is_dir) = entry_is_dir(self.roots, &link, self.skipped) else {
                         continue;
@@ -259,7 +258,7 @@ impl Indexed<'_> {
                 EntryKind::Dirs => is_dir,
                 EntryKind::All => true,
             };
-            let relative = Path::new(OsStr::from_bytes(relative));
+            let relative = Path::new(os_str(relative));
             if !(wanted && self.patterns.matches(relative)) {
                 continue;
             }
@@ -267,7 +266,7 @@ impl Indexed<'_> {
                 uncounted += 1;
                 continue;
             }
-            let path = root_path.join(OsStr::from_bytes(&entry.path));
+            let path = root_path.join(os_str(&entry.path));
             found.push(Found { target: number, relative: relative.to_path_buf(), path, real: None, is_dir });
         }
         walked.fetch_add(count, Ordering::Relaxed);

@@ -71,6 +71,7 @@ mod index;
 mod rank;
 mod roots;
 mod sandbox;
+mod sys;
 mod walk;
 
 mod control;

@@ -135,7 +135,8 @@ pub struct GrepStats {
     /// read, or (count and files modes) anywhere before the search ended. See `search_binary`
     /// and [`FileMatches::binary_offset`].
     pub skipped_binary: u64,
-    /// Entries skipped because they are FIFOs, sockets or devices.
+    /// Entries skipped because they are FIFOs, sockets or devices, or (grep) cloud
+    /// placeholders whose contents are not on this machine (macOS: reading one downloads it).
     pub skipped_special: u64,
     /// Symlinks not followed because their target resolves outside the sandbox.
     pub skipped_outside: u64,
@@ -280,11 +281,11 @@ pub struct FindResult {
 pub(crate) fn serialize_path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     use base64::Engine as _;
     use serde::ser::SerializeMap;
-    use std::os::unix::ffi::OsStrExt;
     match path.to_str() {
         Some(text) => s.serialize_str(text),
         None => {
-            let encoded = base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_bytes());
+            let encoded =
+                base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_encoded_bytes());
             let mut map = s.serialize_map(Some(1))?;
             map.serialize_entry("bytes", &encoded)?;
             map.end()

@@ -165,7 +165,7 @@ fn a_store_directory_that_cannot_be_written_is_a_clear_error_at_open() {
         let target = std::ffi::CString::new(db.as_os_str().as_encoded_bytes()).unwrap();
         // SAFETY: between fork and exec the closure makes only system calls (unshare, mount).
         unsafe {
-            opener.pre_exec(move || read_only_bind_mount(&target));
+            opener.pre_exec(move || namespace::read_only_bind_mount(&target));
         }
         match opener.status() {
             Ok(status) => status,
@@ -196,18 +196,6 @@ fn a_store_directory_that_cannot_be_written_is_a_clear_error_at_open() {
 fn running_as_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
-}
-
-/// In a new mount namespace, binds `target` onto itself read-only.
-fn read_only_bind_mount(target: &std::ffi::CStr) -> std::io::Result<()> {
-    namespace::own_mount_namespace()?;
-    let none = std::ptr::null();
-    // SAFETY: plain system calls on NUL-terminated strings that outlive them.
-    unsafe {
-        namespace::check(libc::mount(target.as_ptr(), target.as_ptr(), none, libc::MS_BIND, none.cast()))?;
-        let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY;
-        namespace::check(libc::mount(none, target.as_ptr(), none, flags, none.cast()))
-    }
 }
 
 #[test]

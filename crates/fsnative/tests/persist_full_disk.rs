@@ -6,7 +6,10 @@
 //! trusted.
 //!
 //! The child is this test binary run again with `--exact` and the fixture's directory in an
-//! environment variable; the child test returns at once when run without it.
+//! environment variable; the child test returns at once when run without it. Linux only: the
+//! mount namespace and the tmpfs are Linux's.
+
+#![cfg(target_os = "linux")]
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -15,7 +18,6 @@ use std::time::{Duration, Instant};
 
 use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox};
 
-#[allow(dead_code)] // the index tests share it; this one uses part of it
 mod namespace;
 mod support;
 use support::{assert_same, seed};
@@ -187,7 +189,7 @@ fn a_full_file_system_while_the_store_is_written() {
     let data = std::ffi::CString::new(format!("size={bytes},mode=0755")).unwrap();
     // SAFETY: between fork and exec the closure makes only system calls (unshare, mount).
     unsafe {
-        child.pre_exec(move || tmpfs_in_own_namespace(&target, &data));
+        child.pre_exec(move || namespace::tmpfs_in_own_namespace(&target, &data));
     }
     let status = match child.status() {
         Ok(status) => status,
@@ -198,14 +200,4 @@ fn a_full_file_system_while_the_store_is_written() {
         Err(error) => panic!("{error}"),
     };
     assert!(status.success(), "the child on a full file system failed (its output is above)");
-}
-
-/// In a new mount namespace, mounts a tmpfs with `data` (its size) on `target`.
-fn tmpfs_in_own_namespace(target: &std::ffi::CStr, data: &std::ffi::CStr) -> std::io::Result<()> {
-    namespace::own_mount_namespace()?;
-    let flags = libc::MS_NOSUID | libc::MS_NODEV;
-    // SAFETY: a plain system call on NUL-terminated strings that outlive it.
-    namespace::check(unsafe {
-        libc::mount(c"tmpfs".as_ptr(), target.as_ptr(), c"tmpfs".as_ptr(), flags, data.as_ptr().cast())
-    })
 }

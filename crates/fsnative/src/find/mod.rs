@@ -14,8 +14,6 @@ mod signals;
 mod subsequence;
 
 use std::borrow::Cow;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -29,6 +27,7 @@ use crate::result::{FindEntry, FindResult, FindStats, Truncation};
 use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
+use crate::sys::os_str;
 use score::{Query, Ranked};
 pub(crate) use signals::Signals;
 pub use signals::FRECENCY_POINTS;
@@ -96,7 +95,7 @@ impl<'v> Candidates<'v> {
             Ok(found) => &self.raw[found].1,
             Err(_) => self.list[at].text.as_bytes(),
         };
-        Path::new(OsStr::from_bytes(bytes))
+        Path::new(os_str(bytes))
     }
 }
 
@@ -254,13 +253,13 @@ fn from_walk(
     let dirs = RootDirs::open(roots)?;
     let options = WalkOptions { constraints, ..WalkOptions::default() };
     let skipped = SkipCounters::default();
-    let base = target.path.as_os_str().as_bytes();
+    let base = target.path.as_os_str().as_encoded_bytes();
     let base = base.len() + usize::from(!base.ends_with(b"/"));
     let mut count = 0;
     let subsequences = query.subsequences();
     let prepare = |walked: Walked| {
         (walked.kind != WalkedKind::Dir).then(|| {
-            let relative = &walked.path.as_os_str().as_bytes()[base..];
+            let relative = &walked.path.as_os_str().as_encoded_bytes()[base..];
             let symlink = walked.kind == WalkedKind::Symlink;
             (query.may_match(char_set(relative)) && subsequences.path_passes(relative))
                 .then(|| (relative.to_vec(), symlink))

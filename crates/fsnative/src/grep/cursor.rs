@@ -123,19 +123,8 @@ pub(crate) fn decode(cursor: &str, fingerprint: &str) -> Result<(Position, Optio
     }
     let path_bytes = STANDARD.decode(&wire.path).map_err(|_| malformed())?;
     let rank: i128 = wire.rank.parse().map_err(|_| malformed())?;
-    let key = SortKey { rank, target: wire.target, path: path_from_bytes(path_bytes) };
+    let key = SortKey { rank, target: wire.target, path: crate::sys::path_buf(path_bytes) };
     Ok((Position { key, taken: wire.taken }, wire.as_of))
-}
-
-#[cfg(unix)]
-fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
-    use std::os::unix::ffi::OsStringExt;
-    PathBuf::from(std::ffi::OsString::from_vec(bytes))
-}
-
-#[cfg(not(unix))]
-fn path_from_bytes(bytes: Vec<u8>) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// 64-bit FNV-1a: small, stable across Rust versions and platforms.

@@ -64,7 +64,21 @@ pub(crate) struct FileSearcher {
 
 /// Builds a file searcher for `request` (one per searching thread).
 pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
-    FileSearcher { searcher: configured_searcher(request), buffer: Vec::new(), whole: false }
+    FileSearcher { searcher: configured_searcher(request), buffer: SPARE_BUFFER.take(), whole: false }
+}
+
+thread_local! {
+    /// The read buffer of the last file searcher this thread dropped, for its next one: a new
+    /// buffer for every search would have its pages faulted in anew each time, as mimalloc
+    /// gives the pages of a large freed block back to the system soon after.
+    static SPARE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+impl Drop for FileSearcher {
+    fn drop(&mut self) {
+        // A file read whole is at most `READ_WHOLE_MAX`, so a thread keeps about that much.
+        SPARE_BUFFER.set(std::mem::take(&mut self.buffer));
+    }
 }
 
 impl FileSearcher {

@@ -3,12 +3,11 @@
 //! out, which are tallied as searched without a match.
 
 use std::cmp::Ordering;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 
 use super::cursor::{Position, SortKey};
 use crate::index::{CacheKey, Kind, Prefilter, Unsearched, View};
 use crate::roots::Roots;
+use crate::sys::os_str;
 use crate::walk::{Constraints, SkipCounters, Target};
 
 /// The index a search reads, and its pattern's prefilter.
@@ -39,9 +38,10 @@ impl Indexed<'_> {
         let (from, wholly_before) = match resume {
             Some(position) if position.key.rank == 0 => match position.key.target.cmp(&number) {
                 Ordering::Greater => (None, true),
-                Ordering::Equal => {
-                    (position.key.path.strip_prefix(root_path).ok().map(|p| p.as_os_str().as_bytes()), false)
-                }
+                Ordering::Equal => (
+                    position.key.path.strip_prefix(root_path).ok().map(|p| p.as_os_str().as_encoded_bytes()),
+                    false,
+                ),
                 Ordering::Less => (None, false),
             },
             _ => (None, false),
@@ -60,7 +60,7 @@ impl Indexed<'_> {
                 ruled_out.add(unsearched);
                 continue;
             }
-            let path = root_path.join(OsStr::from_bytes(&entry.path));
+            let path = root_path.join(os_str(&entry.path));
             let cached = self.view.cache_key(target.root, id, entry);
             if !visit(SortKey { rank: 0, target: number, path }, cached, std::mem::take(&mut ruled_out)) {
                 return None;

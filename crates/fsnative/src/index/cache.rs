@@ -2,9 +2,13 @@
 //! memory under a budget of their own ([`super::IndexOptions::cache_memory`]), so that a warm
 //! search of a small tree reads no file.
 //!
-//! A search that reads a file keeps it while the cache has room; once full, only a file read
-//! for the second time takes the place of others (a one-off search of a large tree only leaves
-//! a mark per file in a small table, and does not push out what other searches keep reading).
+//! A search that reads a file keeps it while the cache has room; once full, a file read from
+//! disk takes the place of others only when it has been read more often than the least
+//! recently used file held has been used (a one-off search of a large tree only leaves a count
+//! per file in a small table, and the same large search repeated keeps the files it already
+//! has instead of cycling through its candidates, each pushing out the next one needed: that
+//! cost a copy and fresh pages per file and per search, with no hit). Counts are halved now
+//! and then, so a new workload takes over.
 //! A file is kept when it is at most an eighth of the budget, no other name links to it (a
 //! write through a name outside the watched directories raises no event here), and its stamp
 //! ([`super::stamp`]), taken on the open file just before the read, vouches for its version:
@@ -27,6 +31,7 @@ use std::time::SystemTime;
 
 use super::stamp::Stamp;
 use super::tree::EntryId;
+use crate::sys::{self, AsHandle};
 
 /// Default of [`super::IndexOptions::cache_memory`]: 4 MiB.
 pub const DEFAULT_CACHE_MEMORY: usize = 4 << 20;
@@ -43,7 +48,7 @@ const MAX_SHARE: usize = 8;
 /// whole, so there is nothing to keep.
 const MAX_FILE: usize = 1 << 20;
 
-/// Slots of the table of files read once, at most (8 bytes each), and at least.
+/// Slots of the table of files read from disk, at most (8 bytes each), and at least.
 const MAX_SEEN: usize = 4096;
 const MIN_SEEN: usize = 64;
 
@@ -84,6 +89,8 @@ struct Cached {
     bytes: Arc<[u8]>,
     /// When it was last used (the key of its place in [`Inner::by_use`]).
     used: u64,
+    /// How often it was read or served (halved with the table's counts).
+    uses: u32,
 }
 
 #[derive(Default)]
@@ -96,9 +103,11 @@ struct Inner {
     held: usize,
     /// Content bytes held.
     bytes: usize,
-    /// Fingerprints of files read once (a slot per fingerprint, overwritten by collisions);
-    /// allocated at the first read.
+    /// Files read from disk: a slot per file, overwritten by collisions, holding its
+    /// fingerprint with how often it was read in the low byte; allocated at the first read.
     seen: Vec<u64>,
+    /// Reads counted since the counts were last halved.
+    reads: usize,
 }
 
 impl ContentCache {
@@ -150,6 +159,7 @@ impl ContentCache {
         inner.by_use.insert(now, slot);
         if let Some(cached) = inner.files.get_mut(&slot) {
             cached.used = now;
+            cached.uses = cached.uses.saturating_add(1);
         }
         self.hits.fetch_add(1, Ordering::Relaxed);
         Some(bytes)
@@ -157,21 +167,20 @@ impl ContentCache {
 
     /// A search is about to read the file `key` names, `size` bytes, from disk: true when it
     /// should keep what it reads, if [`vouched`] agrees (it is small, and either the cache has
-    /// room for it or it was read before).
+    /// room for it or it has been read more often than the least recently used file held has
+    /// been used).
     pub fn admits(&self, key: &CacheKey, size: u64) -> bool {
         if !self.enabled() || size > self.max_file() as u64 {
             return false;
         }
         let slots = self.seen_slots();
         let mut inner = self.lock();
-        if inner.seen.is_empty() {
-            inner.seen = vec![0; slots];
+        let reads = inner.count_read(key, slots);
+        if inner.held + size as usize + ENTRY_OVERHEAD <= self.room() {
+            return true;
         }
-        let print = fingerprint(key);
-        let at = (print % slots as u64) as usize;
-        let again = inner.seen[at] == print;
-        inner.seen[at] = print;
-        again || inner.held + size as usize + ENTRY_OVERHEAD <= self.room()
+        let victim = inner.by_use.first_key_value().and_then(|(_, slot)| inner.files.get(slot));
+        victim.is_some_and(|victim| victim.uses < reads)
     }
 
     /// Keeps `bytes` as the contents of the file `key` names, read after its stamp was `stamp`
@@ -190,7 +199,8 @@ impl ContentCache {
         }
         inner.clock += 1;
         let used = inner.clock;
-        let cached = Cached { generation: key.generation, stamp, bytes: Arc::from(bytes), used };
+        let uses = inner.reads_of(key, self.seen_slots()).max(1);
+        let cached = Cached { generation: key.generation, stamp, bytes: Arc::from(bytes), used, uses };
         inner.files.insert(slot, cached);
         inner.by_use.insert(used, slot);
         inner.held += cost;
@@ -224,6 +234,39 @@ impl ContentCache {
 }
 
 impl Inner {
+    /// Counts a read of `key` from disk in the table of `slots` slots: how often it was read.
+    fn count_read(&mut self, key: &CacheKey, slots: usize) -> u32 {
+        if self.seen.is_empty() {
+            self.seen = vec![0; slots];
+        }
+        self.reads += 1;
+        if self.reads >= slots * AGING_READS {
+            self.reads = 0;
+            for slot in &mut self.seen {
+                *slot = (*slot & !COUNT) | ((*slot & COUNT) / 2);
+            }
+            for cached in self.files.values_mut() {
+                cached.uses /= 2;
+            }
+        }
+        let print = fingerprint(key);
+        let at = slot_of(print, slots);
+        let reads = if self.seen[at] & !COUNT == print { (self.seen[at] & COUNT) + 1 } else { 1 };
+        self.seen[at] = print | reads.min(COUNT);
+        reads.min(COUNT) as u32
+    }
+
+    /// How often `key` was read from disk, as far as the table of `slots` slots remembers.
+    fn reads_of(&self, key: &CacheKey, slots: usize) -> u32 {
+        let print = fingerprint(key);
+        let slot = self.seen.get(slot_of(print, slots)).copied().unwrap_or(0);
+        if slot & !COUNT == print {
+            (slot & COUNT) as u32
+        } else {
+            0
+        }
+    }
+
     fn remove(&mut self, slot: (u32, EntryId)) {
         if let Some(cached) = self.files.remove(&slot) {
             self.by_use.remove(&cached.used);
@@ -233,21 +276,32 @@ impl Inner {
     }
 }
 
-/// A non-zero fingerprint of a file's version.
+/// The low byte of a slot of [`Inner::seen`]: the count of reads.
+const COUNT: u64 = 0xFF;
+
+/// The slot of [`Inner::seen`] (of `slots`) that the fingerprint `print` takes.
+fn slot_of(print: u64, slots: usize) -> usize {
+    ((print >> 8) % slots as u64) as usize
+}
+
+/// The counts are halved after this many reads per slot of the table.
+const AGING_READS: usize = 8;
+
+/// A non-zero fingerprint of a file's version, its low byte clear (for the count).
 fn fingerprint(key: &CacheKey) -> u64 {
     let mut hash = 0x9e37_79b9_7f4a_7c15u64;
     for part in [u64::from(key.root), u64::from(key.id), u64::from(key.generation), key.stamp.0] {
         let product = u128::from(hash ^ part) * 0xbf58_476d_1ce4_e5b9;
         hash = (product as u64) ^ ((product >> 64) as u64);
     }
-    hash | 1
+    (hash & !COUNT) | 0x100
 }
 
 /// The stamp of the open file `file` when what is read from it may be cached as the file
 /// `key` names: no other name links to it, and its stamp vouches for its version (it is the
 /// index's, or the index has none and this one is taken a tick after the last change).
 pub(crate) fn vouched(file: &File, key: &CacheKey) -> Option<Stamp> {
-    let stat = rustix::fs::fstat(file).ok().filter(|stat| stat.st_nlink == 1)?;
+    let stat = sys::stat(file.handle()).ok().filter(|stat| stat.links == 1)?;
     let stamp = Stamp::of(&stat, SystemTime::now());
     let known = stamp != Stamp::UNKNOWN && (key.stamp == Stamp::UNKNOWN || key.stamp == stamp);
     known.then_some(stamp)
@@ -317,6 +371,36 @@ mod tests {
         assert!(cache.get(&key(31, 0)).is_none());
         cache.clear();
         assert_eq!(cache.figures().files, 0);
+    }
+
+    #[test]
+    fn a_repeated_search_of_more_than_fits_keeps_what_it_has() {
+        let cache = ContentCache::new(64 << 10);
+        let file = vec![b'x'; 6 << 10];
+        let mut hits = Vec::new();
+        for _round in 0..5 {
+            let mut hit = 0u64;
+            for id in 0..30 {
+                if cache.get(&key(id, 0)).is_some() {
+                    hit += 1;
+                } else if cache.admits(&key(id, 0), file.len() as u64) {
+                    cache.insert_test(&key(id, 0), &file);
+                }
+            }
+            hits.push(hit);
+        }
+        let held = cache.figures().files;
+        assert!(held >= 8, "{held}");
+        assert_eq!(hits[1..], [held; 4], "the same files are served every round after the first");
+        // A new workload, read again and again, takes over.
+        for _round in 0..20 {
+            for id in 100..108 {
+                if cache.get(&key(id, 0)).is_none() && cache.admits(&key(id, 0), file.len() as u64) {
+                    cache.insert_test(&key(id, 0), &file);
+                }
+            }
+        }
+        assert!((100..108).all(|id| cache.get(&key(id, 0)).is_some()), "{:?}", cache.figures());
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //! Its modules: `tree` (one root's entries in walk order), `chars` (which characters a path
 //! holds, for fuzzy path search), `gram` (what a trigram is),
 //! `content` (trigram signatures),
-//! `query` (what a pattern requires), `watch` (inotify), `update` (listing and applying
+//! `query` (what a pattern requires), `watch` (the OS's watcher's events as changes), `update` (listing and applying
 //! changes), `reader` (the background thread), `view` (what a search reads), `stamp` (what
 //! an inode looked like when read), `persist` (the index kept on disk between runs), `cache`
 //! (the bytes of small files searches read often).
@@ -31,19 +31,18 @@ mod update;
 mod view;
 mod watch;
 
-use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rustix::event::{eventfd, EventfdFlags};
 use serde::{Deserialize, Serialize};
 
 use crate::control::{CancelToken, Control};
 use crate::error::{Error, ErrorCode, Result};
 use crate::roots::{RootDirs, Roots};
+use crate::sys;
 use crate::walk::WalkOptions;
 
 pub(crate) use chars::{char_set, missing, query_char_set};
@@ -210,9 +209,9 @@ pub(crate) struct Shared {
     options: IndexOptions,
     state: RwLock<State>,
     closed: AtomicBool,
-    /// An eventfd that `close` writes to, waking the thread from its wait for events at once
+    /// The wake-up that `close` sends, waking the thread from its wait for events at once
     /// (without it, the thread sees the close within [`reader`]'s idle interval).
-    wake: Option<OwnedFd>,
+    wake: Option<sys::Wake>,
     /// Searches answered.
     searches: AtomicU64,
     /// Counts steps of the state or the reading, signalled at each (for `wait`).
@@ -274,7 +273,7 @@ impl Index {
             options,
             state: RwLock::new(state),
             closed: AtomicBool::new(false),
-            wake: eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK).ok(),
+            wake: sys::Wake::new().ok(),
             searches: AtomicU64::new(0),
             progress: (Mutex::new(0), Condvar::new()),
             started: Instant::now(),
@@ -364,7 +363,7 @@ impl Index {
     pub fn close(&self) {
         self.shared.closed.store(true, Ordering::Relaxed);
         if let Some(wake) = &self.shared.wake {
-            let _ = rustix::io::write(wake, &1u64.to_ne_bytes());
+            wake.wake();
         }
         let thread = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(thread) = thread {

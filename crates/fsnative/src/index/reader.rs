@@ -6,15 +6,9 @@ use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
 
 use encoding_rs_io::DecodeReaderBytesBuilder;
-use std::os::fd::AsFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
-use rustix::process::setpriority_process;
-use rustix::thread::gettid;
 
 use super::content::{Signatures, Sketch};
 use super::stamp::Stamp;
@@ -25,6 +19,7 @@ use super::{index_walk_options, IndexState, Shared, State};
 use crate::control::{CancelToken, Control};
 use crate::memory::release_free_memory;
 use crate::roots::RootDirs;
+use crate::sys::{self, AsHandle};
 
 /// What a search that finds nothing reads of a binary file, `(file, size)` → (bytes read,
 /// offset of the NUL it stopped at), for ripgrep's default binary handling, line by line.
@@ -41,9 +36,6 @@ const BUILD_BATCH: usize = 2048;
 pub(super) const PARALLEL_FROM: usize = 4 * BATCH;
 /// The most threads that read one batch, the index's own included.
 const MAX_READERS: usize = 8;
-/// The niceness of the threads that help the index's own read: searches, on threads of
-/// normal priority, take the cores first, so they keep their latency during a build.
-const HELPER_NICENESS: i32 = 10;
 /// Files larger than this are not read into the prefilter (they are always searched).
 const MAX_READ: u64 = 64 << 20;
 /// How long the thread sleeps when idle before it looks at the close flag again.
@@ -192,19 +184,19 @@ fn save_if_due(shared: &Shared) {
 
 /// Sleeps until the watcher has events, the index is closed, or [`IDLE`] passes.
 fn wait_for_events(shared: &Shared) {
-    let fd = {
+    let events = {
         let Ok(state) = shared.state.read() else {
             return std::thread::sleep(IDLE);
         };
-        match state.watcher.as_ref().map(|w| w.fd().try_clone_to_owned()) {
-            Some(Ok(fd)) => fd,
+        match state.watcher.as_ref().map(|w| w.handle().try_clone_to_owned()) {
+            Some(Ok(handle)) => handle,
             _ => return std::thread::sleep(IDLE),
         }
     };
-    let mut fds = vec![PollFd::new(&fd, PollFlags::IN)];
-    fds.extend(shared.wake.as_ref().map(|wake| PollFd::new(wake, PollFlags::IN)));
-    let timeout = Timespec { tv_sec: 0, tv_nsec: IDLE.as_nanos() as i64 };
-    let _ = poll(&mut fds, Some(&timeout));
+    let _ = match &shared.wake {
+        Some(wake) => sys::wait([events.handle(), wake.handle()], Some(IDLE)).map(|_| ()),
+        None => sys::wait([events.handle()], Some(IDLE)).map(|_| ()),
+    };
 }
 
 /// A file to read: where it is and which generation of it.
@@ -339,8 +331,9 @@ fn read_files(shared: &Shared, batch: &[Unread], scratches: &mut [Scratch]) -> V
             .iter_mut()
             .filter_map(|scratch| {
                 let helper = move || {
-                    // Best effort: where the niceness cannot be set, the helper reads all the same.
-                    let _ = setpriority_process(Some(gettid()), HELPER_NICENESS);
+                    // Searches, on threads of normal priority, take the cores first, so they
+                    // keep their latency during a build.
+                    sys::lower_thread_priority();
                     work(scratch)
                 };
                 std::thread::Builder::new().name("fsnative-read".to_owned()).spawn_scoped(scope, helper).ok()
@@ -386,11 +379,11 @@ fn read_file(
     no_match: super::NoMatch,
     scratch: &mut Scratch,
 ) -> io::Result<Scanned> {
-    let relative = Path::new(std::ffi::OsStr::from_bytes(&file.path));
+    let relative = Path::new(crate::sys::os_str(&file.path));
     let Some((mut handle, size)) = dirs.open_file(file.root, relative, false)? else {
         return Ok(Scanned { outcome: Outcome::Opaque, stamp: Stamp::UNKNOWN });
     };
-    let stamp = Stamp::of_fd(handle.as_fd());
+    let stamp = Stamp::of_handle(handle.handle());
     let outcome = read_content(&mut handle, size, no_match, scratch)?;
     Ok(Scanned { outcome, stamp })
 }

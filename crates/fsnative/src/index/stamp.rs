@@ -10,12 +10,11 @@
 //! systems that keep seconds or two ([`RACY_COARSE`]), a clock tick of a few milliseconds on
 //! those that keep nanoseconds ([`RACY_FINE`], with a wide margin).
 
-use std::os::fd::BorrowedFd;
+use std::ffi::OsStr;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rustix::fs::{fstat, statat, AtFlags, FileType, Stat};
-
 use crate::roots::open_regular_at;
+use crate::sys::{self, AsHandle, EntryType, HandleRef, Meta};
 
 /// How recent a change whose time has no nanoseconds may be for a stamp to vouch for nothing:
 /// two seconds covers the coarsest clocks of common file systems (FAT's two seconds, one second
@@ -40,7 +39,7 @@ impl Stamp {
     pub const NO_IGNORES: Stamp = Stamp(1);
 
     /// The stamp of `stat`, taken at `now`.
-    pub fn of(stat: &Stat, now: SystemTime) -> Stamp {
+    pub fn of(stat: &Meta, now: SystemTime) -> Stamp {
         if racy(stat, now) {
             return Stamp::UNKNOWN;
         }
@@ -48,8 +47,8 @@ impl Stamp {
     }
 
     /// The stamp of the open file or directory `fd`, taken now.
-    pub fn of_fd(fd: BorrowedFd<'_>) -> Stamp {
-        fstat(fd).map_or(Stamp::UNKNOWN, |stat| Stamp::of(&stat, SystemTime::now()))
+    pub fn of_handle(handle: HandleRef<'_>) -> Stamp {
+        sys::stat(handle).map_or(Stamp::UNKNOWN, |stat| Stamp::of(&stat, SystemTime::now()))
     }
 
     /// A stored stamp that vouches for what it was taken with, given the stamp now.
@@ -63,19 +62,10 @@ impl Stamp {
     }
 }
 
-/// A field of a `stat`, as 64 bits whatever its type on this platform.
-fn unsigned<T: Into<u64>>(field: T) -> u64 {
-    field.into()
-}
-
-fn signed<T: Into<i64>>(field: T) -> i64 {
-    field.into()
-}
-
 /// Folds the fields of `stat` into `hash`: each field multiplied, 64 by 64 bits, with an odd
 /// constant after a key of its own is mixed in, and the product's halves folded (as wyhash
 /// does). Stable across builds and platforms: stamps are stored.
-fn mix(mut hash: u64, stat: &Stat) -> u64 {
+fn mix(mut hash: u64, stat: &Meta) -> u64 {
     const KEYS: [u64; 8] = [
         0xa076_1d64_78bd_642f,
         0xe703_7ed1_a0b4_28db,
@@ -87,14 +77,14 @@ fn mix(mut hash: u64, stat: &Stat) -> u64 {
         0x94d0_49bb_1331_11eb,
     ];
     let fields: [u64; 8] = [
-        unsigned(stat.st_dev),
-        unsigned(stat.st_ino),
-        unsigned(stat.st_mode),
-        signed(stat.st_size) as u64,
-        signed(stat.st_mtime) as u64,
-        unsigned(stat.st_mtime_nsec),
-        signed(stat.st_ctime) as u64,
-        unsigned(stat.st_ctime_nsec),
+        stat.identity.0,
+        stat.identity.1,
+        u64::from(stat.mode),
+        stat.size,
+        stat.modified.0 as u64,
+        u64::from(stat.modified.1),
+        stat.changed.0 as u64,
+        u64::from(stat.changed.1),
     ];
     for (field, key) in fields.into_iter().zip(KEYS) {
         let product = u128::from(hash ^ field ^ key) * u128::from(key | 1);
@@ -104,9 +94,9 @@ fn mix(mut hash: u64, stat: &Stat) -> u64 {
 }
 
 /// The inode changed within a tick of its file system's clock before `now` (or in the future).
-fn racy(stat: &Stat, now: SystemTime) -> bool {
-    let nanos = unsigned(stat.st_ctime_nsec) as u32;
-    let changed = match u64::try_from(signed(stat.st_ctime)) {
+fn racy(stat: &Meta, now: SystemTime) -> bool {
+    let (seconds, nanos) = stat.changed;
+    let changed = match u64::try_from(seconds) {
         Ok(seconds) => UNIX_EPOCH + Duration::new(seconds, nanos),
         Err(_) => return false,
     };
@@ -124,26 +114,26 @@ pub(crate) struct DirStamps {
 
 impl DirStamps {
     /// The stamps of the directory open as `dir`, taken now (before it is listed).
-    pub fn of(dir: BorrowedFd<'_>) -> DirStamps {
+    pub fn of(dir: HandleRef<'_>) -> DirStamps {
         let now = SystemTime::now();
-        let listing = fstat(dir).map_or(Stamp::UNKNOWN, |stat| Stamp::of(&stat, now));
+        let listing = sys::stat(dir).map_or(Stamp::UNKNOWN, |stat| Stamp::of(&stat, now));
         DirStamps { listing, ignores: ignore_stamp(dir, now) }
     }
 }
 
 /// The stamp of the ignore files of the directory `dir`: which are there, and each one's stamp.
-fn ignore_stamp(dir: BorrowedFd<'_>, now: SystemTime) -> Stamp {
+fn ignore_stamp(dir: HandleRef<'_>, now: SystemTime) -> Stamp {
     let mut hash = 0u64;
     let mut any = false;
     for (index, name) in IGNORE_FILES.iter().enumerate() {
         let stat = match name.split_once('/') {
             // Only a real `.git` directory holds an exclude file the walk reads.
-            Some((first, _)) => statat(dir, first, AtFlags::SYMLINK_NOFOLLOW)
+            Some((first, _)) => sys::stat_at(dir, OsStr::new(first), false)
                 .ok()
-                .filter(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Directory)
+                .filter(|stat| stat.kind == EntryType::Dir)
                 .and_then(|_| open_regular_at(dir, name))
-                .and_then(|file| fstat(&file).ok()),
-            None => statat(dir, *name, AtFlags::SYMLINK_NOFOLLOW).ok(),
+                .and_then(|file| sys::stat(file.handle()).ok()),
+            None => sys::stat_at(dir, OsStr::new(name), false).ok(),
         };
         let Some(stat) = stat else { continue };
         if racy(&stat, now) {
@@ -162,7 +152,6 @@ fn ignore_stamp(dir: BorrowedFd<'_>, now: SystemTime) -> Stamp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::fd::AsFd;
 
     #[test]
     fn a_fresh_change_vouches_for_nothing_and_an_old_one_for_itself() {
@@ -170,14 +159,14 @@ mod tests {
         let path = dir.path().join("a.txt");
         std::fs::write(&path, "one\n").unwrap();
         let file = std::fs::File::open(&path).unwrap();
-        let stat = fstat(&file).unwrap();
+        let stat = sys::stat(file.handle()).unwrap();
         assert_eq!(Stamp::of(&stat, SystemTime::now()), Stamp::UNKNOWN, "changed just now");
         let later = SystemTime::now() + RACY_COARSE;
         let stamp = Stamp::of(&stat, later);
-        assert!(stamp.vouches(Stamp::of(&fstat(&file).unwrap(), later)));
+        assert!(stamp.vouches(Stamp::of(&sys::stat(file.handle()).unwrap(), later)));
         std::fs::write(&path, "two\n").unwrap();
         assert!(
-            !stamp.vouches(Stamp::of(&fstat(&file).unwrap(), later + RACY_COARSE)),
+            !stamp.vouches(Stamp::of(&sys::stat(file.handle()).unwrap(), later + RACY_COARSE)),
             "same size, new content"
         );
         assert!(!Stamp::UNKNOWN.vouches(Stamp::UNKNOWN));
@@ -188,16 +177,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let handle = std::fs::File::open(dir.path()).unwrap();
         let later = || SystemTime::now() + RACY_COARSE;
-        assert_eq!(ignore_stamp(handle.as_fd(), later()), Stamp::NO_IGNORES);
+        assert_eq!(ignore_stamp(handle.handle(), later()), Stamp::NO_IGNORES);
         std::fs::write(dir.path().join(".gitignore"), "*.log\n").unwrap();
-        let first = ignore_stamp(handle.as_fd(), later());
+        let first = ignore_stamp(handle.handle(), later());
         assert_ne!(first, Stamp::NO_IGNORES);
-        assert_eq!(ignore_stamp(handle.as_fd(), SystemTime::now()), Stamp::UNKNOWN, "changed just now");
+        assert_eq!(ignore_stamp(handle.handle(), SystemTime::now()), Stamp::UNKNOWN, "changed just now");
         std::fs::create_dir_all(dir.path().join(".git/info")).unwrap();
         std::fs::write(dir.path().join(".git/info/exclude"), "x\n").unwrap();
-        let second = ignore_stamp(handle.as_fd(), later());
+        let second = ignore_stamp(handle.handle(), later());
         assert_ne!(second, first);
         std::fs::remove_file(dir.path().join(".gitignore")).unwrap();
-        assert_ne!(ignore_stamp(handle.as_fd(), later()), second);
+        assert_ne!(ignore_stamp(handle.handle(), later()), second);
     }
 }

@@ -125,10 +125,7 @@ pub(crate) fn depth_of(path: &[u8]) -> usize {
     }
 }
 
-/// `path` lies below the directory `dir` (the root when `dir` is empty).
-pub(crate) fn is_below(path: &[u8], dir: &[u8]) -> bool {
-    dir.is_empty() || (path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/')
-}
+pub(crate) use crate::sys::is_below;
 
 impl ListingSkips {
     /// Adds these to a walk's counters.

@@ -3,9 +3,6 @@
 //! the watcher's changes by listing again exactly the directories they name.
 
 use std::collections::BTreeSet;
-use std::ffi::OsStr;
-use std::os::fd::AsFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::cache::ContentCache;
@@ -15,6 +12,7 @@ use super::tree::{depth_of, is_below, Content, Entry, EntryId, Kind, ListingSkip
 use super::watch::{Changes, DirKey, Watcher};
 use crate::control::Control;
 use crate::roots::RootDirs;
+use crate::sys::{os_str, AsHandle};
 use crate::walk::{DirNode, SkipCounters, Target, WalkOptions, WalkedKind, Walker};
 
 /// What listing and updating needs: the roots' handles, the index's walk options (the
@@ -47,7 +45,7 @@ pub(super) struct Listing {
 impl Lister<'_> {
     /// The walker's node for the directory `dir` of `root`.
     fn node(&self, root: usize, dir: &[u8]) -> DirNode {
-        let path = self.dirs.roots().paths()[root].join(OsStr::from_bytes(dir));
+        let path = self.dirs.roots().paths()[root].join(os_str(dir));
         let counters = SkipCounters::default();
         Walker::new(self.dirs, self.options, &counters, self.control).node(&Target {
             path,
@@ -64,8 +62,12 @@ impl Lister<'_> {
         let relative = node.path().strip_prefix(root_path).unwrap_or(Path::new(""));
         let mut stamps = DirStamps { listing: Stamp::UNKNOWN, ignores: Stamp::UNKNOWN };
         if let Ok(handle) = self.dirs.open_dir(root, relative, false) {
-            self.watcher.watch(handle.as_fd(), (root, relative.as_os_str().as_bytes().into()));
-            stamps = DirStamps::of(handle.as_fd());
+            self.watcher.watch(
+                handle.handle(),
+                node.path(),
+                (root, relative.as_os_str().as_encoded_bytes().into()),
+            );
+            stamps = DirStamps::of(handle.handle());
         }
         let counters = SkipCounters::default();
         let listing = Walker::new(self.dirs, self.options, &counters, self.control).list(node);
@@ -77,7 +79,7 @@ impl Lister<'_> {
             .into_iter()
             .filter_map(|listed| {
                 let walked = listed.item?;
-                let path = walked.path.strip_prefix(root_path).ok()?.as_os_str().as_bytes().into();
+                let path = walked.path.strip_prefix(root_path).ok()?.as_os_str().as_encoded_bytes().into();
                 let kind = match walked.kind {
                     WalkedKind::File => Kind::File,
                     WalkedKind::Dir => Kind::Dir,

@@ -1,20 +1,16 @@
-//! The watcher: one inotify instance, a watch per listed directory, and its pending events
-//! read without blocking and turned into [`Changes`].
+//! The index's side of the watcher: which directories it watches, those it could not, and what
+//! the OS layer's events ([`sys::Event`]) mean for the lists ([`Changes`]).
 //!
-//! The kernel queues an event during the system call that makes the change, so reading the
-//! instance until it is empty, at the start of a query, sees every change whose call
-//! returned before the query began. Nothing sits between the kernel's queue and the query.
+//! Reading the watcher's pending events at the start of a query sees every change whose system
+//! call returned before it (on Linux the kernel queues each event during that call; on
+//! macOS the streams are flushed first: see `sys`).
 
-use std::collections::{BTreeSet, HashMap};
-use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::collections::BTreeSet;
+use std::path::Path;
 
-use rustix::event::{poll, PollFd, PollFlags, Timespec};
-use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
-use rustix::io::Errno;
+use crate::sys::{self, Change, Event, HandleRef};
 
-/// A watched directory: its root and its path below it ("" for the root).
-pub(super) type DirKey = (usize, Box<[u8]>);
+pub(crate) use crate::sys::DirKey;
 
 /// What the pending events say changed.
 #[derive(Debug, Default)]
@@ -34,34 +30,44 @@ impl Changes {
     pub fn is_empty(&self) -> bool {
         self.relist.is_empty() && self.rescan.is_empty() && self.touched.is_empty() && !self.overflow
     }
+
+    /// Adds what `event` means.
+    fn add(&mut self, event: Event<'_>) {
+        match event {
+            Event::Overflow => self.overflow = true,
+            Event::Rescan(dir) => {
+                self.rescan.insert(dir.clone());
+            }
+            // The directory's parent hears of it; a root gone fails the next search's open.
+            Event::Gone(_) => {}
+            Event::Entry { dir, name, is_dir, change } => {
+                let child: Box<[u8]> = if dir.1.is_empty() {
+                    name.into()
+                } else {
+                    [dir.1.as_ref(), b"/", name].concat().into_boxed_slice()
+                };
+                if IGNORE_FILES.contains(&name) {
+                    self.rescan.insert(dir.clone());
+                }
+                if change != Change::Modified {
+                    self.relist.insert(dir.clone());
+                }
+                if is_dir && change != Change::Vanished {
+                    self.rescan.insert((dir.0, child));
+                } else if !is_dir {
+                    self.touched.insert((dir.0, child));
+                }
+            }
+        }
+    }
 }
 
 /// Names whose change changes what the walk admits in their directory and below.
 const IGNORE_FILES: [&[u8]; 3] = [b".gitignore", b".ignore", b".rgignore"];
 
-/// The events each directory is watched for.
-fn watched_events() -> WatchFlags {
-    WatchFlags::CREATE
-        | WatchFlags::DELETE
-        | WatchFlags::MOVED_FROM
-        | WatchFlags::MOVED_TO
-        | WatchFlags::MODIFY
-        | WatchFlags::CLOSE_WRITE
-        | WatchFlags::ATTRIB
-        | WatchFlags::DELETE_SELF
-        | WatchFlags::MOVE_SELF
-        | WatchFlags::ONLYDIR
-        | WatchFlags::EXCL_UNLINK
-        // Watching a directory again (every listing does) must not replace its mask: the kernel
-        // clears a replaced mask before setting it, and an event raised in between is lost (a
-        // rename's MOVED_TO, say, while its MOVED_FROM was being applied).
-        | WatchFlags::MASK_ADD
-}
-
-/// The inotify instance and which directory each watch is on.
+/// The OS's watcher and the directories it could not watch.
 pub(super) struct Watcher {
-    fd: OwnedFd,
-    dirs: HashMap<i32, DirKey>,
+    os: sys::Watcher,
     /// Directories that could not be watched (the kernel's limit, say): listed again before
     /// every query instead.
     pub unwatched: BTreeSet<DirKey>,
@@ -75,10 +81,8 @@ pub(super) struct Watcher {
 
 impl Watcher {
     pub fn new() -> std::io::Result<Watcher> {
-        let fd = inotify::init(CreateFlags::NONBLOCK | CreateFlags::CLOEXEC)?;
         Ok(Watcher {
-            fd,
-            dirs: HashMap::new(),
+            os: sys::Watcher::new()?,
             unwatched: BTreeSet::new(),
             #[cfg(test)]
             lose_events: false,
@@ -87,45 +91,28 @@ impl Watcher {
         })
     }
 
-    /// Watches the directory open as `dir` (opened beneath its root, so the watch is on the
-    /// directory the walk listed, whatever its path leads to now: the kernel resolves the
-    /// descriptor's `/proc` link to it).
-    pub fn watch(&mut self, dir: BorrowedFd<'_>, key: DirKey) {
-        let path = format!("/proc/self/fd/{}", dir.as_raw_fd());
-        let added = inotify::add_watch(&self.fd, path, watched_events());
+    /// Watches the directory open as `dir`, at `path`, as `key`.
+    pub fn watch(&mut self, dir: HandleRef<'_>, path: &Path, key: DirKey) {
         #[cfg(test)]
-        let added = added.and_then(|wd| match self.refuse {
-            Some(name) if key.1.rsplit(|&b| b == b'/').next() == Some(name) => {
-                let _ = inotify::remove_watch(&self.fd, wd);
-                Err(Errno::NOSPC)
-            }
-            _ => Ok(wd),
-        });
-        match added {
-            Ok(wd) => {
-                self.unwatched.remove(&key);
-                self.dirs.insert(wd, key);
-            }
-            Err(_) => {
-                self.unwatched.insert(key);
-            }
+        if self.refuse.is_some_and(|name| key.1.rsplit(|&b| b == b'/').next() == Some(name)) {
+            self.unwatched.insert(key);
+            return;
+        }
+        if self.os.watch(dir, path, key.clone()) {
+            self.unwatched.remove(&key);
+        } else {
+            self.unwatched.insert(key);
         }
     }
 
     /// Stops watching every directory at or below `dir` of `root`.
     pub fn forget_below(&mut self, root: usize, dir: &[u8]) {
-        let inside =
-            |key: &DirKey| key.0 == root && (key.1.as_ref() == dir || super::tree::is_below(&key.1, dir));
-        let gone: Vec<i32> = self.dirs.iter().filter(|(_, key)| inside(key)).map(|(&wd, _)| wd).collect();
-        for wd in gone {
-            let _ = inotify::remove_watch(&self.fd, wd);
-            self.dirs.remove(&wd);
-        }
-        self.unwatched.retain(|key| !inside(key));
+        self.os.forget_below(root, dir);
+        self.unwatched.retain(|key| !sys::is_below_or_at(key, root, dir));
     }
 
     pub fn watched(&self) -> usize {
-        self.dirs.len()
+        self.os.watched()
     }
 
     /// Events wait to be read, or directories that cannot be watched wait to be listed: a
@@ -135,75 +122,20 @@ impl Watcher {
         if self.lose_events {
             return true;
         }
-        let mut fds = [PollFd::new(&self.fd, PollFlags::IN)];
-        let now = Timespec { tv_sec: 0, tv_nsec: 0 };
-        !self.unwatched.is_empty() || poll(&mut fds, Some(&now)).map_or(true, |ready| ready > 0)
+        !self.unwatched.is_empty() || self.os.pending()
     }
 
-    /// The instance, for waiting on it.
-    pub fn fd(&self) -> BorrowedFd<'_> {
-        self.fd.as_fd()
+    /// What to wait on for events.
+    pub fn handle(&self) -> HandleRef<'_> {
+        self.os.handle()
     }
 
     /// Reads every pending event into `changes`.
     pub fn drain(&mut self, changes: &mut Changes) {
-        self.read_events(changes);
+        self.os.drain(&mut |event| changes.add(event));
         #[cfg(test)]
         if self.lose_events {
             *changes = Changes { overflow: true, ..Changes::default() };
-        }
-    }
-
-    fn read_events(&mut self, changes: &mut Changes) {
-        let mut buffer = [MaybeUninit::<u8>::uninit(); 16 * 1024];
-        let mut reader = inotify::Reader::new(&self.fd, &mut buffer);
-        loop {
-            let event = match reader.next() {
-                Ok(event) => event,
-                Err(Errno::INTR) => continue,
-                Err(Errno::WOULDBLOCK) => return,
-                Err(_) => {
-                    changes.overflow = true;
-                    return;
-                }
-            };
-            let flags = event.events();
-            if flags.contains(ReadFlags::QUEUE_OVERFLOW) {
-                changes.overflow = true;
-                continue;
-            }
-            let wd = event.wd();
-            if flags.contains(ReadFlags::IGNORED) {
-                self.dirs.remove(&wd);
-                continue;
-            }
-            let Some((root, dir)) = self.dirs.get(&wd) else {
-                continue;
-            };
-            let Some(name) = event.file_name().map(|n| n.to_bytes()).filter(|n| !n.is_empty()) else {
-                // The directory itself was deleted or moved: its parent's watch says so.
-                continue;
-            };
-            let child: Box<[u8]> = if dir.is_empty() {
-                name.into()
-            } else {
-                [dir.as_ref(), b"/", name].concat().into_boxed_slice()
-            };
-            let is_dir = flags.contains(ReadFlags::ISDIR);
-            let renamed = flags.intersects(
-                ReadFlags::CREATE | ReadFlags::DELETE | ReadFlags::MOVED_FROM | ReadFlags::MOVED_TO,
-            );
-            if IGNORE_FILES.contains(&name) {
-                changes.rescan.insert((*root, dir.clone()));
-            }
-            if renamed {
-                changes.relist.insert((*root, dir.clone()));
-            }
-            if is_dir && flags.intersects(ReadFlags::CREATE | ReadFlags::MOVED_TO | ReadFlags::ATTRIB) {
-                changes.rescan.insert((*root, child));
-            } else if !is_dir {
-                changes.touched.insert((*root, child));
-            }
         }
     }
 }

@@ -1,20 +1,15 @@
-//! The thread that reloads a thesaurus file: an inotify watch on the file's directory (so a
+//! The thread that reloads a thesaurus file: the OS's watcher on the file's directory (so a
 //! file replaced by a rename is seen as well as one written in place), a 500 ms debounce,
-//! and an eventfd that wakes it to stop.
+//! and a wake-up that stops it.
 
 use std::ffi::OsString;
-use std::mem::MaybeUninit;
-use std::os::fd::OwnedFd;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rustix::event::{eventfd, poll, EventfdFlags, PollFd, PollFlags, Timespec};
-use rustix::fs::inotify::{self, CreateFlags, ReadFlags, WatchFlags};
-use rustix::io::Errno;
-
 use crate::error::{Error, ErrorCode, Result};
+use crate::sys::{self, AsHandle, Event, Wake, Watcher};
 
 /// How long the file must stay unchanged before it is read again.
 pub const RELOAD_DEBOUNCE: Duration = Duration::from_millis(500);
@@ -22,7 +17,7 @@ pub const RELOAD_DEBOUNCE: Duration = Duration::from_millis(500);
 /// The reloading thread; dropping it stops the thread and waits for it.
 #[derive(Debug)]
 pub(super) struct Reloader {
-    wake: OwnedFd,
+    wake: Arc<Wake>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -36,24 +31,21 @@ impl Reloader {
     ) -> Result<Reloader> {
         let dir = path.parent().unwrap_or(Path::new("/"));
         let name = path.file_name().unwrap_or_default().to_os_string();
-        let failed = |e: Errno| Error::from_io(&e.into(), dir);
-        let inotify = inotify::init(CreateFlags::CLOEXEC | CreateFlags::NONBLOCK).map_err(failed)?;
-        let events = WatchFlags::CLOSE_WRITE
-            | WatchFlags::MODIFY
-            | WatchFlags::CREATE
-            | WatchFlags::DELETE
-            | WatchFlags::MOVED_FROM
-            | WatchFlags::MOVED_TO
-            | WatchFlags::DELETE_SELF
-            | WatchFlags::MOVE_SELF
-            | WatchFlags::ONLYDIR;
-        inotify::add_watch(&inotify, dir, events).map_err(failed)?;
-        let wake = eventfd(0, EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK).map_err(failed)?;
-        let woken = wake.try_clone().map_err(|e| Error::from_io(&e, dir))?;
+        let failed = |e: std::io::Error| Error::from_io(&e, dir);
+        let mut watcher = Watcher::new().map_err(failed)?;
+        let handle = std::fs::File::open(dir).map_err(failed)?;
+        if !watcher.watch(handle.handle(), dir, (0, Box::default())) {
+            return Err(Error::new(
+                ErrorCode::Io,
+                format!("{}: cannot be watched for changes", dir.display()),
+            ));
+        }
+        let wake = Arc::new(Wake::new().map_err(failed)?);
+        let woken = Arc::clone(&wake);
         let thread = std::thread::Builder::new()
             .name("fsnative-thesaurus".to_owned())
             .spawn(move || {
-                if let Some(error) = watch(&inotify, &woken, &name, &reload) {
+                if let Some(error) = watch(&mut watcher, &woken, &name, &reload) {
                     stopped(error);
                 }
             })
@@ -64,7 +56,7 @@ impl Reloader {
 
 impl Drop for Reloader {
     fn drop(&mut self) {
-        let _ = rustix::io::write(&self.wake, &1u64.to_ne_bytes());
+        self.wake.wake();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -83,24 +75,18 @@ enum Seen {
 
 /// The thread: waits for events, and reloads once the file has been quiet for
 /// [`RELOAD_DEBOUNCE`]; returns when woken through `wake`, or with why it cannot go on.
-fn watch(inotify: &OwnedFd, wake: &OwnedFd, name: &OsString, reload: &dyn Fn()) -> Option<Error> {
+fn watch(watcher: &mut Watcher, wake: &Wake, name: &OsString, reload: &dyn Fn()) -> Option<Error> {
     let mut due: Option<Instant> = None;
     loop {
-        let timeout = due.map(|due| {
-            let left = due.saturating_duration_since(Instant::now());
-            Timespec { tv_sec: left.as_secs() as i64, tv_nsec: i64::from(left.subsec_nanos()) }
-        });
-        let mut fds = [PollFd::new(inotify, PollFlags::IN), PollFd::new(wake, PollFlags::IN)];
-        match poll(&mut fds, timeout.as_ref()) {
-            Ok(_) | Err(Errno::INTR) => {}
+        let timeout = due.map(|due| due.saturating_duration_since(Instant::now()));
+        match sys::wait([watcher.handle(), wake.handle()], timeout) {
+            Ok([_, true]) => return None,
+            Ok(_) => {}
             Err(error) => {
                 return Some(Error::new(ErrorCode::Io, format!("the thesaurus watcher stopped: {error}")));
             }
         }
-        if !fds[1].revents().is_empty() {
-            return None;
-        }
-        match drain(inotify, name.as_bytes()) {
+        match drain(watcher, name.as_encoded_bytes()) {
             Seen::Changed => due = Some(Instant::now() + RELOAD_DEBOUNCE),
             Seen::Gone => {
                 let message = "the thesaurus's directory was removed or moved; it is no longer watched";
@@ -116,23 +102,18 @@ fn watch(inotify: &OwnedFd, wake: &OwnedFd, name: &OsString, reload: &dyn Fn()) 
 }
 
 /// Reads every pending event; what they say about the file named `name`.
-fn drain(inotify: &OwnedFd, name: &[u8]) -> Seen {
-    let mut buffer = [MaybeUninit::<u8>::uninit(); 4096];
-    let mut reader = inotify::Reader::new(inotify, &mut buffer);
+fn drain(watcher: &mut Watcher, name: &[u8]) -> Seen {
     let mut seen = Seen::Nothing;
-    loop {
-        let event = match reader.next() {
-            Ok(event) => event,
-            Err(Errno::INTR) => continue,
-            Err(_) => return seen,
+    watcher.drain(&mut |event| {
+        let now = match event {
+            Event::Gone(_) => Seen::Gone,
+            Event::Entry { name: changed, .. } if changed == name => Seen::Changed,
+            Event::Entry { .. } => Seen::Nothing,
+            Event::Rescan(_) | Event::Overflow => Seen::Changed,
         };
-        let flags = event.events();
-        if flags.intersects(ReadFlags::IGNORED | ReadFlags::DELETE_SELF | ReadFlags::MOVE_SELF) {
-            return Seen::Gone;
+        if seen != Seen::Gone && now != Seen::Nothing {
+            seen = now;
         }
-        let named = event.file_name().is_some_and(|file| file.to_bytes() == name);
-        if named || flags.contains(ReadFlags::QUEUE_OVERFLOW) {
-            seen = Seen::Changed;
-        }
-    }
+    });
+    seen
 }

@@ -257,20 +257,17 @@ fn display_path(file: &FileMatches, style: PathStyle) -> &std::path::Path {
 }
 
 fn path_bytes(file: &FileMatches, style: PathStyle) -> &[u8] {
-    use std::os::unix::ffi::OsStrExt;
-    display_path(file, style).as_os_str().as_bytes()
+    display_path(file, style).as_os_str().as_encoded_bytes()
 }
 
 #[cfg(test)]
 mod tests {
-    use std::os::unix::ffi::OsStringExt;
-    use std::path::PathBuf;
 
     use super::*;
     use crate::result::GrepStats;
 
     fn result_for(name: &[u8], binary_offset: Option<u64>) -> GrepResult {
-        let path = PathBuf::from(std::ffi::OsString::from_vec(name.to_vec()));
+        let path = crate::sys::path_buf(name.to_vec());
         let found = Match {
             line_number: 3,
             column: 1,
@@ -287,7 +284,7 @@ mod tests {
         };
         GrepResult {
             files: vec![FileMatches {
-                path: PathBuf::from("/r").join(&path),
+                path: std::path::Path::new("/r").join(&path),
                 relative_path: path,
                 count: 1,
                 matches: vec![found],

@@ -5,15 +5,13 @@
 
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::path::{Component, Path};
 
 use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt, OpenOptionsSyncExt};
-use cap_std::fs::{Dir, OpenOptionsExt};
-use rustix::fs::{AtFlags, FileType, Mode, OFlags};
-use rustix::io::Errno;
+use cap_std::fs::Dir;
 
 use super::validate::Roots;
+use crate::sys::{self, AsHandle, EntryType, Handle, HandleRef, OsError};
 
 /// The roots opened as directory handles, in the order of [`Roots::paths`]: everything a
 /// search lists or reads is opened beneath one of them.
@@ -37,26 +35,28 @@ impl<'a> RootDirs<'a> {
     }
 
     /// Opens `relative` beneath root number `root` for searching. Never blocks on a FIFO,
-    /// and yields `None` for anything that is not a regular file, else the file and its
-    /// size. Without `follow`, a symlink in the last component is refused.
+    /// and yields `None` for anything that is not a regular file, or is a cloud placeholder
+    /// whose contents are not on this machine (reading it would start a download: it is
+    /// skipped as a special file is), else the file and its size. Without `follow`, a symlink
+    /// in the last component is refused.
     pub fn open_file(&self, root: usize, relative: &Path, follow: bool) -> io::Result<Option<(File, u64)>> {
         let mut options = cap_std::fs::OpenOptions::new();
         options.read(true).nonblock(true).follow(follow_symlinks(follow));
         let file = match self.dirs[root].open_with(relative, &options) {
             Ok(file) => file.into_std(),
             // A socket cannot be opened at all: it is a special file like a FIFO or a device.
-            Err(err) if err.raw_os_error() == Some(libc::ENXIO) => return Ok(None),
+            Err(err) if OsError::of(&err) == Some(OsError::Unopenable) => return Ok(None),
             Err(err) => return Err(err),
         };
-        let meta = file.metadata()?;
-        Ok(meta.is_file().then_some((file, meta.len())))
+        let meta = sys::stat(file.handle())?;
+        Ok((meta.kind == EntryType::File && !meta.dataless).then_some((file, meta.size)))
     }
 
     /// Opens the directory `relative` beneath root number `root` for listing. Without
     /// `follow`, a symlink in the last component is refused.
-    pub fn open_dir(&self, root: usize, relative: &Path, follow: bool) -> io::Result<OwnedFd> {
+    pub fn open_dir(&self, root: usize, relative: &Path, follow: bool) -> io::Result<Handle> {
         let mut options = cap_std::fs::OpenOptions::new();
-        options.read(true).custom_flags(libc::O_DIRECTORY | libc::O_NONBLOCK).follow(follow_symlinks(follow));
+        sys::dir_open_options(&mut options).follow(follow_symlinks(follow));
         let relative = if relative.as_os_str().is_empty() { Path::new(".") } else { relative };
         Ok(self.dirs[root].open_with(relative, &options)?.into_std().into())
     }
@@ -65,16 +65,17 @@ impl<'a> RootDirs<'a> {
 /// Opens the directory at the canonical path `root`, one name at a time from `/`, following
 /// no symlink.
 fn open_root(root: &Path) -> crate::Result<Dir> {
-    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let failed = |err: rustix::io::Errno| crate::Error::from_io(&err.into(), root);
-    let mut dir = rustix::fs::open("/", flags, Mode::empty()).map_err(failed)?;
+    let failed = |err: io::Error| crate::Error::from_io(&err, root);
+    let mut dir = sys::open_filesystem_root().map_err(failed)?;
     for component in root.components() {
         let Component::Normal(name) = component else { continue };
-        dir = match rustix::fs::openat(&dir, name, flags, Mode::empty()) {
+        dir = match sys::open_dir_at(dir.handle(), name) {
             Ok(next) => next,
-            Err(err) if err == Errno::LOOP || err == Errno::NOTDIR => {
-                let link = rustix::fs::statat(&dir, name, AtFlags::SYMLINK_NOFOLLOW)
-                    .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink);
+            Err(err)
+                if OsError::of(&err) == Some(OsError::Loop) || err.kind() == io::ErrorKind::NotADirectory =>
+            {
+                let link =
+                    sys::stat_at(dir.handle(), name, false).is_ok_and(|meta| meta.kind == EntryType::Symlink);
                 if !link {
                     return Err(failed(err));
                 }
@@ -101,18 +102,14 @@ fn follow_symlinks(follow: bool) -> FollowSymlinks {
 
 /// Opens the regular file `relative` (a few `/`-separated names) inside the directory `dir`,
 /// following no symlink on the way; `None` when it is missing or not a regular file.
-pub(crate) fn open_regular_at(dir: BorrowedFd<'_>, relative: &str) -> Option<File> {
-    let mut names = relative.split('/').peekable();
-    let mut parent: Option<OwnedFd> = None;
-    while let Some(name) = names.next() {
-        let at = parent.as_ref().map_or(dir, |fd| fd.as_fd());
-        let last = names.peek().is_none();
-        let flags = OFlags::RDONLY
-            | OFlags::NOFOLLOW
-            | OFlags::CLOEXEC
-            | if last { OFlags::NONBLOCK } else { OFlags::DIRECTORY };
-        parent = Some(rustix::fs::openat(at, name, flags, Mode::empty()).ok()?);
+pub(crate) fn open_regular_at(dir: HandleRef<'_>, relative: &str) -> Option<File> {
+    let (dirs, name) = relative.rsplit_once('/').unwrap_or(("", relative));
+    let mut parent: Option<Handle> = None;
+    for step in dirs.split('/').filter(|step| !step.is_empty()) {
+        let at = parent.as_ref().map_or(dir, |handle| handle.handle());
+        parent = Some(sys::open_dir_at(at, step.as_ref()).ok()?);
     }
-    let file = File::from(parent?);
+    let file =
+        sys::open_file_at(parent.as_ref().map_or(dir, |handle| handle.handle()), name.as_ref()).ok()?;
     file.metadata().ok()?.is_file().then_some(file)
 }

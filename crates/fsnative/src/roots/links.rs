@@ -3,35 +3,12 @@
 //! link is looked through once per entry; its target's place inside the sandbox then serves
 //! every later step, so nothing resolves it again.
 
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-
-use rustix::fs::FileType;
 
 use super::resolve::Resolution;
 use super::validate::{Location, Roots};
-
-/// The type of a listed entry, as the listing says (a symlink is not followed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum EntryType {
-    File,
-    Dir,
-    Symlink,
-    /// A FIFO, socket or device.
-    Special,
-}
-
-impl EntryType {
-    /// The entry type of a file type from a listing or a stat.
-    pub fn of(kind: FileType) -> EntryType {
-        match kind {
-            FileType::RegularFile => EntryType::File,
-            FileType::Directory => EntryType::Dir,
-            FileType::Symlink => EntryType::Symlink,
-            _ => EntryType::Special,
-        }
-    }
-}
+use crate::sys;
+pub(crate) use crate::sys::EntryType;
 
 /// Where a followed symlink leads, found by looking through it once.
 #[derive(Clone, Debug)]
@@ -67,13 +44,8 @@ pub(crate) fn look_through(roots: &Roots, path: &Path) -> Option<Followed> {
     let Some(at) = roots.locate(&canonical) else {
         return Some(Followed::Outside);
     };
-    let meta = std::fs::metadata(&canonical).ok()?;
-    Some(Followed::Inside(LinkTarget {
-        kind: EntryType::of(FileType::from_raw_mode(meta.mode())),
-        identity: (meta.dev(), meta.ino()),
-        len: meta.len(),
-        at,
-    }))
+    let meta = sys::stat_path(&canonical).ok()?;
+    Some(Followed::Inside(LinkTarget { kind: meta.kind, identity: meta.identity, len: meta.size, at }))
 }
 
 /// What becomes of an entry that the walk's own filters kept.

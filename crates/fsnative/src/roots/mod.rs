@@ -1,9 +1,9 @@
-//! The roots layer, the lowest: the canonical roots and everything that decides what lies
+//! The roots layer, right above the OS layer (`sys`): the canonical roots and everything that decides what lies
 //! inside them. Paths are validated and resolved symlink by symlink ([`Roots`]); files and
 //! directories are opened beneath a root's handle ([`RootDirs`]); and each symlink a walk
 //! lists is looked through once and followed, refused or skipped ([`look_through`],
 //! [`decide`]); and the MCP filesystem server's textual check ([`is_path_within`]). It imports
-//! nothing above it.
+//! nothing above it, and opens and reads through `sys` alone.
 
 mod beneath;
 mod links;

@@ -6,6 +6,7 @@ use std::io;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, ErrorCode, Result};
+use crate::sys::OsError;
 
 /// The most symlinks one resolution may follow (as Linux and cap-std allow).
 pub const MAX_SYMLINK_HOPS: usize = 40;
@@ -88,7 +89,9 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
                             Ok(target) => push_front_components(&mut pending, &target),
                             // Swapped for something else since lstat: look at it again (each
                             // retry counts as a hop, so a flipping entry cannot loop forever).
-                            Err(err) if err.raw_os_error() == Some(libc::EINVAL) => pending.push_front(name),
+                            Err(err) if OsError::of(&err) == Some(OsError::NotALink) => {
+                                pending.push_front(name)
+                            }
                             Err(err) => return failed(Error::from_io(&err, &candidate)),
                         }
                     }

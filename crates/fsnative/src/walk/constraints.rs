@@ -164,8 +164,7 @@ fn is_glob_char(c: char) -> bool {
 }
 
 fn bytes_path(bytes: &[u8]) -> &Path {
-    use std::os::unix::ffi::OsStrExt;
-    Path::new(std::ffi::OsStr::from_bytes(bytes))
+    Path::new(crate::sys::os_str(bytes))
 }
 
 /// The last component of a relative path.

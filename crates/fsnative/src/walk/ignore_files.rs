@@ -3,7 +3,6 @@
 //! `.gitignore` is never read.
 
 use std::io::Read;
-use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -12,6 +11,7 @@ use ignore::Match;
 
 use super::scope::Target;
 use crate::roots::{open_regular_at, EntryType, RootDirs};
+use crate::sys::{AsHandle, HandleRef};
 
 /// The ignore files a directory may hold, by precedence, highest first.
 const IGNORE_FILES: [&str; 4] = [".rgignore", ".ignore", ".gitignore", ".git/info/exclude"];
@@ -27,7 +27,7 @@ impl IgnoreLevel {
     /// Reads the ignore files of `dir` (open as `handle`) that its listing shows; `None` when
     /// it has none.
     pub(super) fn load(
-        handle: BorrowedFd<'_>,
+        handle: HandleRef<'_>,
         dir: &Path,
         entries: &[(PathBuf, EntryType)],
         parent: Option<Arc<IgnoreLevel>>,
@@ -46,7 +46,7 @@ impl IgnoreLevel {
 
     /// Reads the ignore files of `dir` that `present` marks; `None` when none could be read.
     fn read(
-        handle: BorrowedFd<'_>,
+        handle: HandleRef<'_>,
         dir: &Path,
         present: [bool; 4],
         parent: Option<Arc<IgnoreLevel>>,
@@ -117,7 +117,7 @@ pub(super) fn ancestor_ignores(dirs: &RootDirs<'_>, target: &Target) -> Option<A
         let Ok(handle) = dirs.open_dir(target.root, roots.relative(target.root, &dir), false) else {
             break;
         };
-        level = IgnoreLevel::read(handle.as_fd(), &dir, [true; 4], level.clone()).or(level);
+        level = IgnoreLevel::read(handle.handle(), &dir, [true; 4], level.clone()).or(level);
     }
     level
 }

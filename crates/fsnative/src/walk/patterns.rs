@@ -1,8 +1,6 @@
 //! A list of path patterns in either syntax a glob takes, matched on paths relative to a
 //! walk's start: globset's, or minimatch's (the MCP filesystem server's).
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -10,6 +8,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use super::minimatch::Minimatch;
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::GlobSyntax;
+use crate::sys::os_str;
 
 /// Compiled patterns; a path matches the list when it matches one of them.
 #[derive(Debug)]
@@ -61,7 +60,7 @@ impl PathPatterns {
     /// Whether the relative path `relative` matches one of the patterns.
     pub fn matches(&self, relative: &[u8]) -> bool {
         match self {
-            PathPatterns::Glob(set) => set.is_match(Path::new(OsStr::from_bytes(relative))),
+            PathPatterns::Glob(set) => set.is_match(Path::new(os_str(relative))),
             PathPatterns::Minimatch { patterns, fold_case } => {
                 let text = String::from_utf8_lossy(relative);
                 let text = if *fold_case { text.to_lowercase().into() } else { text };

@@ -1,6 +1,4 @@
 //! What a walk covers: the validated places it starts from and the options that filter it.
-
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -27,7 +25,7 @@ impl Target {
     /// The target's path below its root (`/`-separated bytes; empty for the root itself).
     pub fn below_root<'t>(&'t self, roots: &Roots) -> &'t [u8] {
         let below = self.path.strip_prefix(&roots.paths()[self.root]).unwrap_or(&self.path);
-        below.as_os_str().as_bytes()
+        below.as_os_str().as_encoded_bytes()
     }
 }
 

@@ -1,15 +1,9 @@
 //! The walker: lists directories and visits their entries in path order.
 
 use std::ffi::OsStr;
-use std::mem::MaybeUninit;
-use std::os::fd::{AsFd, BorrowedFd};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-use rustix::fs::{statat, AtFlags, FileType, RawDir};
 
 use super::entry::{Listed, SkipCounters, Walked, WalkedKind};
 use super::ignore_files::{ancestor_ignores, IgnoreLevel};
@@ -17,6 +11,7 @@ use super::queue::ListQueue;
 use super::scope::{Target, WalkOptions};
 use crate::control::Control;
 use crate::roots::{decide, look_through, Decision, EntryType, Followed, LinkTarget, Location, RootDirs};
+use crate::sys::{self, os_str, AsHandle, HandleRef};
 
 /// A directory identity, linked to those of the directories above it (link loop detection).
 struct Ancestor {
@@ -38,10 +33,6 @@ pub(crate) struct DirNode {
     /// Kept only when links are followed.
     ancestors: Option<Arc<Ancestor>>,
 }
-
-/// The buffer one `getdents` call fills: most directories are read in one call (and one more
-/// that finds the end).
-const LISTING_BUFFER: usize = 32 * 1024;
 
 /// How long [`Walker::run_all`] lists alone before it starts helper threads.
 const LIST_ALONE: Duration = Duration::from_micros(500);
@@ -120,7 +111,7 @@ impl<'a> Walker<'a> {
             .then(|| identity(&target.path))
             .flatten()
             .map(|identity| Arc::new(Ancestor { identity, parent: None }));
-        let start = target.path.as_os_str().as_bytes();
+        let start = target.path.as_os_str().as_encoded_bytes();
         let base = start.len() + usize::from(!start.ends_with(b"/"));
         DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, base, ignores, ancestors }
     }
@@ -137,47 +128,42 @@ impl<'a> Walker<'a> {
             SkipCounters::add(&self.skipped.errors);
             return Vec::new();
         };
-        let mut buffer = vec![MaybeUninit::<u8>::uninit(); LISTING_BUFFER];
-        let mut listing = RawDir::new(&handle, &mut buffer);
         let mut entries: Vec<(PathBuf, EntryType)> = Vec::new();
-        while let Some(entry) = listing.next() {
-            let Ok(entry) = entry else {
-                SkipCounters::add(&self.skipped.errors);
-                break;
-            };
-            let name = entry.file_name();
-            if matches!(name.to_bytes(), b"." | b"..") {
-                continue;
-            }
-            let kind = match entry.file_type() {
-                FileType::Unknown => match statat(&handle, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => EntryType::of(FileType::from_raw_mode(stat.st_mode)),
+        let listed = sys::list_dir(handle.handle(), |name, kind| {
+            let kind = match kind {
+                Some(kind) => kind,
+                None => match sys::stat_at(handle.handle(), os_str(name.to_bytes()), false) {
+                    Ok(meta) => meta.kind,
                     Err(_) => {
                         SkipCounters::add(&self.skipped.errors);
-                        continue;
+                        return;
                     }
                 },
-                known => EntryType::of(known),
             };
-            entries.push((dir.path.join(OsStr::from_bytes(name.to_bytes())), kind));
+            entries.push((dir.path.join(os_str(name.to_bytes())), kind));
+        });
+        if listed.is_err() {
+            SkipCounters::add(&self.skipped.errors);
         }
         // Same parent, so the paths sort as the names do.
-        entries.sort_unstable_by(|a, b| a.0.as_os_str().as_bytes().cmp(b.0.as_os_str().as_bytes()));
+        entries.sort_unstable_by(|a, b| {
+            a.0.as_os_str().as_encoded_bytes().cmp(b.0.as_os_str().as_encoded_bytes())
+        });
         let ignores = if self.options.no_ignore {
             None
         } else {
-            IgnoreLevel::load(handle.as_fd(), &dir.path, &entries, dir.ignores.clone())
+            IgnoreLevel::load(handle.handle(), &dir.path, &entries, dir.ignores.clone())
         };
         let ignores = ignores.or_else(|| dir.ignores.clone());
         let descend_allowed = self.options.max_depth.is_none_or(|max| dir.depth + 1 < max);
         let mut children = Vec::with_capacity(entries.len());
         // Each entry's name follows its directory's path and a separator.
-        let dir_bytes = dir.path.as_os_str().as_bytes();
+        let dir_bytes = dir.path.as_os_str().as_encoded_bytes();
         let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
         for (path, file_type) in entries {
-            let name = OsStr::from_bytes(&path.as_os_str().as_bytes()[name_start..]);
+            let name = os_str(&path.as_os_str().as_encoded_bytes()[name_start..]);
             let Some((kind, link)) =
-                self.admit(handle.as_fd(), &path, name, file_type, ignores.as_deref(), dir)
+                self.admit(handle.handle(), &path, name, file_type, ignores.as_deref(), dir)
             else {
                 continue;
             };
@@ -210,7 +196,7 @@ impl<'a> Walker<'a> {
     /// the sandbox's own rules ([`decide`]).
     fn admit(
         &self,
-        handle: BorrowedFd<'_>,
+        handle: HandleRef<'_>,
         path: &Path,
         name: &OsStr,
         listed: EntryType,
@@ -250,9 +236,7 @@ impl<'a> Walker<'a> {
                 (_, Some(target)) => Some(target.len),
                 // A link out is refused below, whatever its size.
                 (Some(_), None) => None,
-                (None, None) => {
-                    statat(handle, name, AtFlags::SYMLINK_NOFOLLOW).ok().map(|stat| stat.st_size as u64)
-                }
+                (None, None) => sys::stat_at(handle, name, false).ok().map(|meta| meta.size),
             };
             if size.is_some_and(|size| size > max) {
                 return None;
@@ -284,13 +268,13 @@ impl<'a> Walker<'a> {
     /// The walk's constraints leave out the file at `path` (its path below the walk's start
     /// begins at `base`); directories are never left out by them.
     fn constrained_out(&self, path: &Path, is_dir: bool, base: usize) -> bool {
-        let relative = path.as_os_str().as_bytes().get(base..).unwrap_or_default();
+        let relative = path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default();
         !is_dir && self.options.constraints.as_ref().is_some_and(|constraints| !constraints.matches(relative))
     }
 
     /// The walk's exclude patterns match the entry at `path` (relative from `base` on).
     fn excluded(&self, path: &Path, base: usize) -> bool {
-        let relative = || path.as_os_str().as_bytes().get(base..).unwrap_or_default();
+        let relative = || path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default();
         self.options.exclude.as_ref().is_some_and(|exclude| exclude.matches(relative()))
     }
 
@@ -319,7 +303,7 @@ impl<'a> Walker<'a> {
             }
             whitelisted |= found.is_whitelist();
         }
-        !whitelisted && !self.options.hidden && name.as_bytes().first() == Some(&b'.')
+        !whitelisted && !self.options.hidden && name.as_encoded_bytes().first() == Some(&b'.')
     }
 }
 
@@ -366,6 +350,5 @@ fn depth_first<T, D>(
 
 /// The identity (device, inode) of the directory at `path`.
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.dev(), meta.ino()))
+    sys::stat_path(path).ok().map(|meta| meta.identity)
 }

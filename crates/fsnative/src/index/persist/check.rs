@@ -5,22 +5,18 @@
 //! it is looked at, so a change made during or after the check is heard of, and one made
 //! before it shows in a stamp.
 
-use std::ffi::OsStr;
 use std::ops::Range;
-use std::os::fd::{AsFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::SystemTime;
-
-use rustix::fs::{openat, statat, AtFlags, FileType, Mode, OFlags};
 
 use super::super::stamp::{DirStamps, Stamp};
 use super::super::tree::{Content, Kind, Tree};
 use super::super::update::{parent, Stale};
 use super::super::watch::{DirKey, Watcher};
 use crate::roots::RootDirs;
+use crate::sys::{self, os_str, AsHandle, EntryType, Handle};
 
 /// Entries one task checks at a time.
 const PART: usize = 2048;
@@ -37,8 +33,8 @@ pub(super) fn check(dirs: &RootDirs<'_>, trees: &[Tree], watcher: &mut Watcher) 
         let top: DirKey = (root, Box::default());
         match dirs.open_dir(root, Path::new(""), false) {
             Ok(handle) => {
-                watcher.watch(handle.as_fd(), top.clone());
-                compare(tree.dir_stamps(None), DirStamps::of(handle.as_fd()), top, &mut stale);
+                watcher.watch(handle.handle(), &dirs.roots().paths()[root], top.clone());
+                compare(tree.dir_stamps(None), DirStamps::of(handle.handle()), top, &mut stale);
             }
             Err(_) => {
                 stale.relist.insert(top);
@@ -116,7 +112,7 @@ fn check_part(
     stale: &mut Stale,
 ) {
     // The directories holding the entry being checked, outermost first, open when they could be.
-    let mut open: Vec<(&[u8], Option<OwnedFd>)> = Vec::new();
+    let mut open: Vec<(&[u8], Option<Handle>)> = Vec::new();
     let now = SystemTime::now();
     for &id in &tree.order()[range] {
         let entry = tree.entry(id);
@@ -125,7 +121,7 @@ fn check_part(
             open.pop();
         }
         if open.is_empty() {
-            let relative = Path::new(OsStr::from_bytes(dir));
+            let relative = Path::new(os_str(dir));
             open.push((dir, dirs.open_dir(root, relative, false).ok()));
         }
         let Some((_, Some(at))) = open.last() else {
@@ -133,12 +129,11 @@ fn check_part(
             // by its own directory's changed stamp) settles it.
             continue;
         };
-        let name = OsStr::from_bytes(if dir.is_empty() { &entry.path } else { &entry.path[dir.len() + 1..] });
+        let name = os_str(if dir.is_empty() { &entry.path } else { &entry.path[dir.len() + 1..] });
         match entry.kind {
             Kind::File if entry.content != Content::Unknown => {
-                let stat = statat(at, name, AtFlags::SYMLINK_NOFOLLOW).ok();
                 let regular =
-                    stat.filter(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile);
+                    sys::stat_at(at.handle(), name, false).ok().filter(|stat| stat.kind == EntryType::File);
                 match regular {
                     Some(stat) if entry.stamp.vouches(Stamp::of(&stat, now)) => {}
                     Some(_) => stale.files.push((root, id)),
@@ -151,15 +146,15 @@ fn check_part(
             }
             Kind::Dir => {
                 let key: DirKey = (root, entry.path.clone());
-                let flags = OFlags::RDONLY
-                    | OFlags::DIRECTORY
-                    | OFlags::NOFOLLOW
-                    | OFlags::CLOEXEC
-                    | OFlags::NONBLOCK;
-                match openat(at, name, flags, Mode::empty()) {
+                match sys::open_dir_at(at.handle(), name) {
                     Ok(fd) => {
-                        shared.lock().unwrap_or_else(|e| e.into_inner()).0.watch(fd.as_fd(), key.clone());
-                        compare(tree.dir_stamps(Some(id)), DirStamps::of(fd.as_fd()), key, stale);
+                        let path = dirs.roots().paths()[root].join(os_str(&entry.path));
+                        shared.lock().unwrap_or_else(|e| e.into_inner()).0.watch(
+                            fd.handle(),
+                            &path,
+                            key.clone(),
+                        );
+                        compare(tree.dir_stamps(Some(id)), DirStamps::of(fd.handle()), key, stale);
                         open.push((&entry.path, Some(fd)));
                     }
                     Err(_) => {

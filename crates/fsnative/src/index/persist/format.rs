@@ -17,7 +17,6 @@
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -112,7 +111,7 @@ pub(super) fn encode<W: Write>(
 fn encode_identity<W: Write>(out: &mut Out<W>, identity: &Identity<'_>) -> io::Result<()> {
     out.varint(identity.roots.len() as u64)?;
     for root in identity.roots {
-        out.blob(root.as_os_str().as_bytes())?;
+        out.blob(root.as_os_str().as_encoded_bytes())?;
     }
     let options = identity.options;
     out.varint(options.max_files as u64)?;
@@ -352,7 +351,10 @@ fn decode_identity<R: Read>(input: &mut In<R>, identity: &Identity<'_>) -> Resul
         roots.push(input.blob()?);
     }
     let same_roots = roots.len() == identity.roots.len()
-        && roots.iter().zip(identity.roots).all(|(stored, root)| stored == root.as_os_str().as_bytes());
+        && roots
+            .iter()
+            .zip(identity.roots)
+            .all(|(stored, root)| stored == root.as_os_str().as_encoded_bytes());
     if !same_roots {
         return Err("built for other roots".to_owned());
     }

@@ -22,13 +22,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use rustix::fs::{flock, FlockOperation};
-
 use super::content::Signatures;
 use super::tree::Tree;
 use super::update::{self, Lister, Lists, Stale};
 use super::watch::Watcher;
 use super::{IndexState, Shared};
+use crate::sys;
 
 /// The store's file in the directory.
 const STORE: &str = "fsnative-index";
@@ -204,20 +203,13 @@ impl Store {
 /// Takes the writers' lock, waiting for another writer at most [`LOCK_WAIT`].
 fn lock_exclusive(lock: &File) -> io::Result<()> {
     let deadline = Instant::now() + LOCK_WAIT;
-    loop {
-        match flock(lock, FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(()),
-            Err(rustix::io::Errno::WOULDBLOCK) if Instant::now() < deadline => std::thread::sleep(LOCK_RETRY),
-            Err(rustix::io::Errno::WOULDBLOCK) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::WouldBlock,
-                    "another process kept the store locked",
-                ))
-            }
-            Err(rustix::io::Errno::INTR) => {}
-            Err(e) => return Err(e.into()),
+    while !sys::try_lock_exclusive(lock)? {
+        if Instant::now() >= deadline {
+            return Err(io::Error::new(io::ErrorKind::WouldBlock, "another process kept the store locked"));
         }
+        std::thread::sleep(LOCK_RETRY);
     }
+    Ok(())
 }
 
 /// The store's writer, counting what it wrote (and, in tests, failing as a full disk does).
@@ -230,7 +222,7 @@ impl<W: Write> Write for Limited<W> {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         #[cfg(test)]
         if self.written + bytes.len() as u64 > FAIL_WRITES_AFTER.load(std::sync::atomic::Ordering::Relaxed) {
-            return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+            return Err(sys::OsError::NoSpace.error());
         }
         let written = self.inner.write(bytes)?;
         self.written += written as u64;

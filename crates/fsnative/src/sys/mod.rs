@@ -1,0 +1,100 @@
+//! The OS layer: every call whose form depends on the operating system, behind one small
+//! interface, so that nothing above it names an OS.
+//!
+//! - handles: [`Handle`], [`HandleRef`] and [`AsHandle`] (file descriptors on Unix);
+//! - names: [`os_str`] and [`path_buf`] turn the bytes the core keeps back into names;
+//! - files: open beneath a directory handle without following links, and [`Meta`], the one
+//!   `stat` the core reads (type, identity, size, times, links, cloud placeholders);
+//! - listing a directory through its handle ([`list_dir`]);
+//! - the change watcher ([`Watcher`], whose [`Event`]s the index turns into its changes) and
+//!   the wake-up that ends a wait for it ([`Wake`], [`wait`]);
+//! - thread priority ([`lower_thread_priority`]);
+//! - the persisted store's lock ([`try_lock_exclusive`]) and error classes ([`OsError`]).
+//!
+//! `unix` holds what Linux and macOS share; `linux` and `macos` what they do not. The path
+//! events of macOS's FSEvents are turned into [`Event`]s by [`fsevents`], which builds on every
+//! OS: the tests feed it recorded sequences and a simulated FSEvents on Linux.
+
+pub(crate) mod fsevents;
+mod names;
+#[cfg(unix)]
+mod unix;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(target_os = "linux")]
+use linux as os;
+
+#[cfg(target_os = "macos")]
+mod macos;
+#[cfg(target_os = "macos")]
+use macos as os;
+
+#[cfg(not(any(target_os = "linux", target_os = "macos")))]
+compile_error!("fsnative supports Linux and macOS; Windows support is tracked in docs/install.md");
+
+pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
+pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher};
+pub(crate) use unix::{
+    dir_open_options, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
+    try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
+};
+
+/// What a directory entry is, as the OS tells it without following a symlink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EntryType {
+    File,
+    Dir,
+    Symlink,
+    /// A FIFO, socket or device.
+    Special,
+}
+
+/// What the core reads of a file's metadata, from one `stat` call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Meta {
+    pub kind: EntryType,
+    /// The device and the file's number on it: equal for two names of one file.
+    pub identity: (u64, u64),
+    /// The type and permission bits.
+    pub mode: u32,
+    pub size: u64,
+    /// Last modification: seconds since the epoch and nanoseconds.
+    pub modified: (i64, u32),
+    /// Last change of contents or metadata: seconds since the epoch and nanoseconds.
+    pub changed: (i64, u32),
+    /// How many names the file has.
+    pub links: u64,
+    /// The contents are not on this machine (a cloud placeholder, macOS's `SF_DATALESS`):
+    /// reading it would start a download.
+    pub dataless: bool,
+}
+
+/// What the watcher says changed in a watched directory. A directory is named by its root
+/// and its path below it (`""` for the root itself).
+pub(crate) type DirKey = (usize, Box<[u8]>);
+
+/// One thing the watcher heard.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Event<'a> {
+    /// The entry `name` of the watched directory `dir` came, went, or changed.
+    Entry { dir: &'a DirKey, name: &'a [u8], is_dir: bool, change: Change },
+    /// The watched directory itself was deleted or moved away.
+    Gone(&'a DirKey),
+    /// Something at or below this directory changed and the OS does not say what: walk it
+    /// again.
+    Rescan(&'a DirKey),
+    /// Events were lost: everything watched must be walked again.
+    Overflow,
+}
+
+/// How an entry changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// Created, or moved in: the directory's names changed.
+    Appeared,
+    /// Deleted, or moved out: the directory's names changed.
+    Vanished,
+    /// Its contents or metadata changed.
+    Modified,
+}
