@@ -73,12 +73,13 @@ LIBSYSTEM = "/usr/lib/libSystem.B.dylib"
 # What the code loads with dlopen at run time, never linked: path -> who loads it and why.
 RUNTIME_LIBRARIES = {
     "/System/Library/Frameworks/CoreFoundation.framework/CoreFoundation": (
-        "Rust's standard library opens it with dlopen to read the running macOS's version "
-        "(\"could not open CoreFoundation.framework\" is its message when that fails)"
+        "the run loop and strings of the warm index's FSEvents watcher (crates/fsnative/src/sys/"
+        "macos/fsevents.rs), and Rust's standard library, to read the running macOS's version: "
+        "both with dlopen"
     ),
     "/System/Library/Frameworks/CoreServices.framework/CoreServices": (
-        "FSEvents, for the warm index's watcher: loaded with dlopen, since linking it needs the "
-        "macOS SDK, which cannot be had on Linux (issue #33)"
+        "FSEvents, for the warm index's watcher (crates/fsnative/src/sys/macos/fsevents.rs): "
+        "loaded with dlopen, since linking it needs the macOS SDK, which cannot be had on Linux"
     ),
 }
 # Paths of libraries written in the file (for dlopen): a framework's binary (named as the
