@@ -176,8 +176,12 @@ for target in "${targets[@]}"; do
         export "CARGO_TARGET_$(tr 'a-z-' 'A-Z_' <<<"$target")_RUSTFLAGS=-C target-feature=-crt-static"
     fi
     library=libfsnative_node.so
+    addon_env=()
     # macOS: the oldest version it runs on, for the addon and the wheel alike (the same value,
-    # so the core compiles once). cargo-zigbuild's zig wrapper drops the `-arch` and
+    # so the core compiles once). maturin builds a macOS module with
+    # CARGO_ENCODED_RUSTFLAGS="-C link-arg=-undefined -C link-arg=dynamic_lookup" (its debug log
+    # shows it), which reaches every crate: the addon is built with the very same flags, or the
+    # core compiles a second time for the wheel (it did: 318 s instead of a link). cargo-zigbuild's zig wrapper drops the `-arch` and
     # `--target=arm64-apple-macosx` that cc-rs passes and `zig cc` refuses. The addon links with
     # `-undefined dynamic_lookup` (napi-build's setup() on macOS), the module likewise (maturin),
     # and both with `-dead_strip_dylibs` (their build.rs), or libiconv would be linked, unused.
@@ -185,9 +189,10 @@ for target in "${targets[@]}"; do
     if [[ "$target" == *-apple-darwin ]]; then
         export MACOSX_DEPLOYMENT_TARGET="${MACOS[$target]}"
         library=libfsnative_node.dylib
+        addon_env=("CARGO_ENCODED_RUSTFLAGS=-C"$'\x1f'"link-arg=-undefined"$'\x1f'"-C"$'\x1f'"link-arg=dynamic_lookup")
     fi
 
-    timed "addon $platform" "${same_wrappers[@]}" cargo zigbuild --release --locked -p fsnative-node --target "$zig_target"
+    timed "addon $platform" "${same_wrappers[@]}" "${addon_env[@]}" cargo zigbuild --release --locked -p fsnative-node --target "$zig_target"
     addon="$stage/addons/fsnative.$platform.node"
     cp "target/$target/release/$library" "$addon"
     check_library "$target" "$addon" node
