@@ -1,5 +1,6 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+SHELL := /bin/bash
+.PHONY: index-rounds-fsevents dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -62,6 +63,13 @@ test-rust:
 ## the persisted index and the same questions.
 index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 FSNATIVE_PERSIST_ROUNDS=1200 cargo test $(CORE_RELEASE) --test index --test persist
+	$(MAKE) index-rounds-fsevents
+
+## The same rounds, and the content cache's, through the simulation of macOS's FSEvents
+## (sys/linux/simulated.rs): path events, coalesced, some collapsed into MustScanSubDirs or
+## dropped; each test binary prints what it simulated. Same binaries: no build of its own.
+index-rounds-fsevents:
+	FSNATIVE_WATCHER=simulated-fsevents FSNATIVE_INDEX_ROUNDS=10000 FSNATIVE_PERSIST_ROUNDS=1200 cargo test $(CORE_RELEASE) --test index --test persist --test index_cache -- --nocapture 2>&1 | grep -E "simulated FSEvents|test result|FAILED|panicked|error" ; test $${PIPESTATUS[0]} -eq 0
 
 ## The Node tests: the suite, and the installs of the packages in fresh projects (a cold source
 ## build among them) beside it.
