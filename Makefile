@@ -105,13 +105,15 @@ soak-smoke: python-venv
 ## Churn while searching (bench/churn.py, #26 item 1): a git checkout of 5,500 files, a burst of
 ## 20,000 new files, rm -rf of 10,000, a directory renamed, .gitignore edited and back, on an
 ## indexed tree, while 4 Python threads and 4 Node searchers grep and glob; after each operation
-## every searcher's next answers must equal a walk's. Not in make test (a few minutes; the figures
+## every searcher's next answers must equal a walk's (churn-smoke runs it a second time through
+## the simulated FSEvents of index-rounds-fsevents). Not in make test (a few minutes; the figures
 ## are in bench/results/churn.md); churn-smoke, the same at 2 % of the sizes (about 5 s), is.
 churn: python-venv node-package
 	.venv/bin/python bench/churn.py --out bench/results/churn.md
 
 churn-smoke: python-venv node-package
 	.venv/bin/python bench/churn.py --scale 0.02
+	FSNATIVE_WATCHER=simulated-fsevents .venv/bin/python bench/churn.py --scale 0.02
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.
