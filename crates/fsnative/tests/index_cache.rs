@@ -130,7 +130,10 @@ fn a_changed_deleted_or_replaced_file_is_never_served_from_the_cache() {
         // index walk again, which leaves the cache empty for a round: answers stay right.
         let lossy = std::env::var_os("FSNATIVE_WATCHER").is_some();
         let figures = status(&sandbox);
-        assert!(lossy || figures.cache_hits > hits, "round {round}: the files that stayed came from the cache");
+        assert!(
+            lossy || figures.cache_hits > hits,
+            "round {round}: the files that stayed came from the cache"
+        );
     }
     // Files the index read just after their change are cached once the change has settled:
     // every file but the six deleted ones (and the linked one).

@@ -34,7 +34,7 @@ use macos as os;
 compile_error!("fsnative supports Linux and macOS; Windows support is tracked in docs/install.md");
 
 pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
-pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher};
+pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher, NAMES_IGNORE_NORMALIZATION};
 pub(crate) use unix::{
     dir_open_options, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
     try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
