@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: set-version dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -104,6 +104,11 @@ churn: python-venv node-package
 
 churn-smoke: python-venv node-package
 	.venv/bin/python bench/churn.py --scale 0.02
+
+## Sets the release version everywhere it is written: make set-version VERSION=X.Y.Z
+## (`./set-version.py --check` lists each place; python/tests/test_release.py checks they agree).
+set-version:
+	./set-version.py $(VERSION)
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

@@ -8,6 +8,7 @@
 //   LIB is this machine's addon;
 // - the main package `fsnative`, which lists every platform package in `optionalDependencies`
 //   and carries the Rust sources in DIR (as rust/) for a source build where none fits.
+// Each carries the repository's LICENSE-MIT and LICENSE-APACHE.
 // Not part of the published package.
 
 const { execFileSync } = require('node:child_process');
@@ -17,6 +18,7 @@ const { parseArgs } = require('node:util');
 const { platformPackage } = require('../lib/platform');
 
 const PACKAGE_DIR = path.join(__dirname, '..');
+const LICENSES = ['LICENSE-MIT', 'LICENSE-APACHE'];
 
 function main() {
   const { values } = parseArgs({
@@ -34,14 +36,18 @@ function main() {
   const addons = values.addon.map(parseAddon);
   const platformDirs = addons.map(({ machine }) => path.join(values.stage, `npm-${platformPackage(machine)}`));
   const mainDir = path.join(values.stage, 'npm-main');
-  for (const dir of [...platformDirs, mainDir]) {
+  const packageDirs = [...platformDirs, mainDir];
+  for (const dir of packageDirs) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
   }
   const platforms = addons.map(({ machine, file }, i) => stagePlatformPackage(manifest, machine, file, platformDirs[i]));
   stageMainPackage(manifest, platforms, values['rust-sources'], mainDir);
+  for (const dir of packageDirs) {
+    for (const license of LICENSES) fs.copyFileSync(path.join(PACKAGE_DIR, '..', license), path.join(dir, license));
+  }
   fs.mkdirSync(values.out, { recursive: true });
-  for (const dir of [...platformDirs, mainDir]) {
+  for (const dir of packageDirs) {
     execFileSync('npm', ['pack', '--silent', '--pack-destination', path.resolve(values.out)], { cwd: dir, stdio: 'inherit' });
   }
 }
@@ -73,7 +79,7 @@ function stagePlatformPackage(manifest, machine, addon, dir) {
     license: manifest.license,
     repository: manifest.repository,
     main: binary,
-    files: [binary],
+    files: [binary, ...LICENSES],
     os: [machine.platform],
     cpu: [machine.arch],
     ...(abi && { libc: [abi] }),
@@ -100,7 +106,7 @@ function stageMainPackage(manifest, platforms, rustSources, dir) {
   const { devDependencies, scripts, ...release } = manifest;
   writeJson(path.join(dir, 'package.json'), {
     ...release,
-    files: [...manifest.files, 'rust/'],
+    files: [...manifest.files, 'rust/', ...LICENSES],
     scripts: { install: scripts.install },
     optionalDependencies: Object.fromEntries(platforms.map((name) => [name, manifest.version])),
   });
