@@ -43,7 +43,7 @@ def tar_licenses(path: Path, folder: str) -> dict[str, bytes]:
 def test_every_npm_tarball_carries_both_licenses() -> None:
     tarballs = artifacts("fsnative*.tgz")
     names = {path.name.rsplit("-", 1)[0] for path in tarballs}
-    assert "fsnative" in names and any(n.startswith("fsnative-linux-") for n in names), names
+    assert {"fsnative", "fsnative-mcp-filesystem"} <= names and any(n.startswith("fsnative-linux-") for n in names), names
     for tarball in tarballs:
         assert tar_licenses(tarball, "package") == LICENSES, tarball.name
 
