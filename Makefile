@@ -1,10 +1,12 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: set-version dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: set-version vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
 # so that the core compiles once for all of them (see crates/fsnative/Cargo.toml on syn).
 CORE_RELEASE := --release --locked -p fsnative --features mimalloc
+# Where the three vector runners write their counts during make test, for vector-parity.
+VECTOR_COUNTS := $(CURDIR)/target/vector-counts
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
 ## Runs the main job: validate, grep, glob and fuzzy-find a real tree (the CPython standard library)
@@ -29,13 +31,19 @@ demo-python: $(if $(NO_DIST),,dist)
 ## as soon as what it needs is there (rustc spends long stretches on one thread, so on 2 cores
 ## the parts fill each other's gaps), and prints its output whole when it ends.
 test:
+	rm -rf "$(VECTOR_COUNTS)"
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds soak-smoke churn-smoke
+test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite vector-parity index-rounds soak-smoke churn-smoke
 
 ## Lints, then the Rust tests (both debug: one chain, one target directory).
 rust-checks: lint
 	$(MAKE) test-rust
+
+## The Rust, Node and Python vector runners passed the same number of cases (tests/README.md),
+## from the counts each wrote in this run.
+vector-parity: rust-checks test-node-suite test-python-suite
+	$(PYTHON) tests/compare-vector-counts.py "$(VECTOR_COUNTS)"
 
 ## What the tests compare against, each installed once: rg 15.1.0, the oracle of the Node and
 ## Python parity tests (PyPI's ripgrep is a source build; pip's cache then serves every venv),
@@ -55,7 +63,7 @@ lint:
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
 
 test-rust:
-	cargo test --workspace --locked
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" cargo test --workspace --locked
 
 ## The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change,
 ## and 1,200 rounds of a change while no index runs (100 of each of 12 kinds), then a restart from
@@ -71,7 +79,7 @@ node-package: dist oracle
 	./npm/dev.sh install
 
 test-node-suite: node-package
-	cd npm && npm run test:suite
+	cd npm && FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" npm run test:suite
 
 test-node-installs: node-package
 	cd npm && npm run test:dist
@@ -84,7 +92,7 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
 
 test-python-installs: python-venv
 	./python/dev.sh pytest test_dist_install.py
