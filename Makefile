@@ -1,5 +1,5 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: set-version vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -34,10 +34,10 @@ test:
 	rm -rf "$(VECTOR_COUNTS)"
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite vector-parity index-rounds soak-smoke churn-smoke
+test-parts: dist rust-checks lint-python lint-js bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite vector-parity index-rounds soak-smoke churn-smoke
 
-## Lints, then the Rust tests (both debug: one chain, one target directory).
-rust-checks: lint
+## Rust's lints, then the Rust tests (both debug: one chain, one target directory).
+rust-checks: lint-rust
 	$(MAKE) test-rust
 
 ## The Rust, Node and Python vector runners passed the same number of cases (tests/README.md),
@@ -57,10 +57,20 @@ python-requirements: oracle
 bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
-lint:
+## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc), Python (ruff, pinned in
+## python/tests/requirements.txt) and JavaScript (biome, pinned in npm/package-lock.json).
+lint: lint-rust lint-python lint-js
+
+lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
+
+lint-python:
+	./python/dev.sh lint
+
+lint-js: npm-modules
+	npm/node_modules/.bin/biome ci --error-on-warnings
 
 test-rust:
 	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" cargo test --workspace --locked
@@ -75,8 +85,13 @@ index-rounds:
 ## build among them) beside it.
 test-node: test-node-suite test-node-installs
 
-node-package: dist oracle
-	./npm/dev.sh install
+## npm/'s dependencies (npm ci), then the addon built from the workspace (scripts/build.js; after
+## make dist it reuses dist's build).
+npm-modules:
+	cd npm && npm ci --no-audit --no-fund
+
+node-package: dist oracle npm-modules
+	node npm/scripts/build.js
 
 test-node-suite: node-package
 	cd npm && FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" npm run test:suite

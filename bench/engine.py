@@ -6,7 +6,7 @@ start-up is in both figures.
 
 import subprocess
 
-from measure import RG, SCENARIOS, BENCH, corpus, interleaved, patterns_of, record, save, trees
+from measure import BENCH, RG, SCENARIOS, corpus, interleaved, patterns_of, record, save, trees
 
 FSGREP = str(BENCH.parent / "target" / "release" / "examples" / "fsgrep")
 CASES = ["rare_literal", "common_limit", "regex_context", "case_insensitive", "files_mode", "multi_pattern"]

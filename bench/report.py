@@ -298,7 +298,7 @@ def write_index_report():
         return
     data = json.loads(raw.read_text())
     rows, by_key = data["rows"], index(data["rows"])
-    fmt_or_dash = lambda row: fmt(row["median"], row["unit"]) if row else "–"  # noqa: E731
+    fmt_or_dash = lambda row: fmt(row["median"], row["unit"]) if row else "–"
     versions = ", ".join(f"{name} {metadata.version(name)}" for name in ("fsnative", "fff-search"))
     lines = [
         "# The warm index: fsnative vs fff" + (" (smoke run: small tree, few rounds)" if SMOKE else ""),

@@ -22,7 +22,6 @@ Medians of ROUNDS; memory is VmRSS added once the first answer is in, the worst 
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -196,7 +195,7 @@ def main():
     args = parser.parse_args()
     results = {}
     for tree in args.trees:
-        root, reports, store_bytes = measure(tree)
+        _root, reports, store_bytes = measure(tree)
         results[tree] = (reports, store_bytes)
     out_dir = BENCH / "results"
     output = (out_dir / "smoke" if SMOKE else out_dir) / "index-restart.md"

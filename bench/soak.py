@@ -260,7 +260,7 @@ def run(args: argparse.Namespace) -> int:
     return report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status)
 
 
-def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status) -> int:  # noqa: PLR0913
+def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status) -> int:
     warm = [s for s in samples if s[0] >= args.seconds * 0.1] or samples
     rss_after_warmup = warm[0][1]
     drift = max(s[1] for s in warm) - rss_after_warmup

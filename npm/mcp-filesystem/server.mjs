@@ -37,8 +37,10 @@ export function parseArguments(argv) {
     else if (arg === '--max-results') flags.maxResults = number(arg);
     else if (arg === '--time-budget') flags.timeBudgetMs = number(arg);
     else if (arg === '--help' || arg === '-h') flags.help = true;
-    else if (arg === '--') rest.push(...argv.slice(i + 1)), (i = argv.length);
-    else rest.push(arg);
+    else if (arg === '--') {
+      rest.push(...argv.slice(i + 1));
+      break;
+    } else rest.push(arg);
   }
   return { flags, directories: rest };
 }

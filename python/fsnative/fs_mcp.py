@@ -62,9 +62,9 @@ from fsnative import FsnativeError, OutsideSandboxError, Sandbox, __version__
 
 __all__ = [
     "DEFAULT_SECTION_PATTERNS",
+    "MATCHES_PER_FILE",
     "MAX_FILES",
     "MAX_MATCHES",
-    "MATCHES_PER_FILE",
     "SEARCH_TIMEOUT_SECONDS",
     "grep_content",
     "initialize",

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import parity
 import pytest
 from parity import fs_mcp_project, fs_mcp_server_fixture  # noqa: F401 (fixtures)
 

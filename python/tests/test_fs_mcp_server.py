@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any, Union
 
-import fsnative
 import parity
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.session import RequestResponder
 from mcp.types import CallToolResult, ClientResult, ServerNotification, ServerRequest, TextContent, Tool
+
+import fsnative
 
 COMMAND = str(parity.VENV_BIN / "fsnative-fs-mcp")
 """The console script pip installed next to the tests' interpreter."""

@@ -474,7 +474,7 @@ def test_nul_bytes_huge_names_and_hostile_cursors_are_coded_errors(small: Any, t
         small.grep("x", path="a\0b")
     with pytest.raises(FsnativeError):
         Sandbox([b"\xff\x00"])
-    assert small.grep(["w%d" % i for i in range(5000)], fixed_strings=True, mode="count").total_matches == 0
+    assert small.grep([f"w{i}" for i in range(5000)], fixed_strings=True, mode="count").total_matches == 0
     with pytest.raises(fsnative.PatternTooLargeError):
         small.grep("x" * (1 << 20))
     with pytest.raises((fsnative.InvalidPatternError, fsnative.PatternTooLargeError)):

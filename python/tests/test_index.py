@@ -210,9 +210,8 @@ def test_close_and_the_with_block_stop_the_index_and_searches_still_answer(small
     status = sandbox.index_status()
     assert status is not None and status.searches == 1, "only the search before close() read the index"
 
-    with pytest.raises(RuntimeError, match="inside"):
-        with indexed(small) as inside:
-            raise RuntimeError("inside")
+    with pytest.raises(RuntimeError, match="inside"), indexed(small) as inside:
+        raise RuntimeError("inside")
     status = inside.index_status()
     assert status is not None and status.state == "closed"
     assert inside.glob("*.txt").total == 1

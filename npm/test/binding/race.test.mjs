@@ -7,7 +7,6 @@
 // FSNATIVE_FULL_LOAD=1 runs 2,000 rounds instead of the 300 that keep CI fast.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';

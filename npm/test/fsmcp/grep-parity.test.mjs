@@ -21,7 +21,9 @@ const PROJECT_FILES = {
   'README.md': '# Demo\nTODO: write docs\nSee src/main.rs\n',
   'src/main.rs': 'fn main() {\n    // TODO: parse args\n    println!("hello");\n}\n\nfn helper() {\n    // FIXME later\n}\n',
   'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n// TODO: tests\n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's text is TypeScript source
   'src/util/helpers.ts': 'export function greet(name: string) {\n  return `hello ${name}`;\n}\n// TODO tidy\n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's text is JavaScript source
   'src/util/helpers.js': 'function greet(name) {\n  return `hello ${name}`;\n}\n// TODO tidy\n',
   'web/app.ts': "import { greet } from '../src/util/helpers';\nconsole.log(greet('world'));\n",
   'web/app.test.ts': "test('greet', () => {});\n// TODO: more\n",
