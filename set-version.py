@@ -28,7 +28,15 @@ CARGO_MANIFESTS = [
 ]
 CARGO_LOCKS = ["Cargo.lock", "crates/fsnative/fuzz/Cargo.lock"]
 DOCS = ["README.md", "docs/install.md", "docs/drop-ins.md", "npm/README.md", "python/README.md"]
-FILES = ["Cargo.toml", *CARGO_MANIFESTS, *CARGO_LOCKS, "npm/package.json", "npm/package-lock.json", "python/pyproject.toml", *DOCS]
+FILES = [
+    "Cargo.toml",
+    *CARGO_MANIFESTS,
+    *CARGO_LOCKS,
+    "npm/package.json",
+    "npm/package-lock.json",
+    "python/pyproject.toml",
+    *DOCS,
+]
 """Every file this script reads or writes, relative to the repository."""
 
 VERSION = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?")
@@ -45,28 +53,39 @@ def places(root: Path) -> list[tuple[str, str]]:
     workspace = (root / "Cargo.toml").read_text()
     [(_, version, _)] = WORKSPACE_VERSION.findall(workspace)
     found.append(("Cargo.toml [workspace.package] version", version))
-    found += [(f"Cargo.toml: {m.group(0).split(' =')[0]}'s version requirement", m.group(2)) for m in PATH_DEPENDENCY.finditer(workspace)]
+    found += [
+        (f"Cargo.toml: {m.group(0).split(' =')[0]}'s version requirement", m.group(2))
+        for m in PATH_DEPENDENCY.finditer(workspace)
+    ]
     for name in CARGO_MANIFESTS:
         text = (root / name).read_text()
         if not re.search(r"(?m)^version\.workspace = true$", text):
             [(_, own, _)] = PROJECT_VERSION.findall(text)
             found.append((f"{name} version", own))
     for name in CARGO_LOCKS:
-        found += [(f"{name}: {m.group(1).split(chr(34))[1]}", m.group(2)) for m in LOCKED_CRATE.finditer((root / name).read_text())]
+        found += [
+            (f"{name}: {m.group(1).split(chr(34))[1]}", m.group(2))
+            for m in LOCKED_CRATE.finditer((root / name).read_text())
+        ]
     manifest = json.loads((root / "npm/package.json").read_text())
     found.append(("npm/package.json version", manifest["version"]))
     found += [(f"npm/package.json optionalDependencies {n}", v) for n, v in pins(manifest).items()]
     lock = json.loads((root / "npm/package-lock.json").read_text())
     found.append(("npm/package-lock.json version", lock["version"]))
     found.append(('npm/package-lock.json packages[""] version', lock["packages"][""]["version"]))
-    found += [(f'npm/package-lock.json packages[""] optionalDependencies {n}', v) for n, v in pins(lock["packages"][""]).items()]
+    found += [
+        (f'npm/package-lock.json packages[""] optionalDependencies {n}', v)
+        for n, v in pins(lock["packages"][""]).items()
+    ]
     project = project_table(root)
     if not re.search(r'(?m)^dynamic = \[[^]]*"version"', project):
         [(_, own, _)] = PROJECT_VERSION.findall(project)
         found.append(("python/pyproject.toml [project] version", own))
     for name in DOCS:
         text = (root / name).read_text()
-        found += [(f"{name}: {m.group(0)}", m.group(2)) for m in re.finditer(ARTIFACT.format(f"({VERSION.pattern})"), text)]
+        found += [
+            (f"{name}: {m.group(0)}", m.group(2)) for m in re.finditer(ARTIFACT.format(f"({VERSION.pattern})"), text)
+        ]
     return list(dict.fromkeys(found))
 
 
@@ -83,6 +102,7 @@ def project_table(root: Path) -> str:
 
 def set_version(root: Path, new: str) -> None:
     """Writes `new` into every place `places` reads."""
+
     def replace(pattern: re.Pattern, text: str, count: int = 0) -> str:
         return pattern.sub(lambda m: m.group(1) + new + m.group(3), text, count=count)
 
@@ -117,7 +137,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("version", nargs="?", help="the new version (X.Y.Z or X.Y.Z-pre)")
     parser.add_argument("--check", action="store_true", help="check that every place agrees, and print them")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent, help="the repository (default: this script's)")
+    parser.add_argument(
+        "--root", type=Path, default=Path(__file__).resolve().parent, help="the repository (default: this script's)"
+    )
     args = parser.parse_args()
     if args.check == bool(args.version):
         parser.error("give either a version or --check")

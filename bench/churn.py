@@ -126,7 +126,10 @@ class Scenario:
         vendor_count = self.vendor_dirs * self.vendor_files
         half = "/src/*[02468]/\n"
         return [
-            (f"git checkout of the other commit ({self.differ:,} files differ)", lambda: git(self.root, "checkout", "-q", second)),
+            (
+                f"git checkout of the other commit ({self.differ:,} files differ)",
+                lambda: git(self.root, "checkout", "-q", second),
+            ),
             (f"a burst of {burst_count:,} new files in {self.burst_dirs:,} directories", self.burst),
             (f"rm -rf of a {vendor_count:,}-file subtree", lambda: shutil.rmtree(self.root / "vendor")),
             (f"the burst's directory ({burst_count:,} files) renamed into src/d001/deep", self.rename),
@@ -436,7 +439,8 @@ def report(args, scenario, run, memory, done, status, built, total) -> int:
         "| figure | value |",
         "|---|---:|",
         f"| searchers | {len({s for s, _ in run.seen.get(0, set())}) or 0} ({SEARCHERS} Python threads"
-        + ("" if args.no_node else f", {SEARCHERS} in the Node child") + ") |",
+        + ("" if args.no_node else f", {SEARCHERS} in the Node child")
+        + ") |",
         f"| operations finished | {len(done)} of {len(scenario.operations())} |",
         f"| answers checked against a walk | {run.checked:,} |",
         f"| stale answers | {len(run.stale)} |",

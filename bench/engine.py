@@ -44,8 +44,9 @@ def main():
                 }
             )
             title = f"{case['title'].split(',')[0]} ({' '.join(flags)} `{pattern}`)"
-            rows += record("engine", tree, case_id, title, runs,
-                           lambda name: ["fsnative (fsgrep)"] if name == "rg" else [])
+            rows += record(
+                "engine", tree, case_id, title, runs, lambda name: ["fsnative (fsgrep)"] if name == "rg" else []
+            )
     save("engine", rows)
 
 

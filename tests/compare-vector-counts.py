@@ -18,7 +18,11 @@ RUNNERS = ("rust", "node", "python")
 
 def problems(counts: dict[str, dict[str, int] | None]) -> list[str]:
     """What keeps the runners' counts from agreeing (an empty list when they agree)."""
-    found = [f"{runner}: wrote no counts (did its vector runner run, unfiltered?)" for runner, c in counts.items() if c is None]
+    found = [
+        f"{runner}: wrote no counts (did its vector runner run, unfiltered?)"
+        for runner, c in counts.items()
+        if c is None
+    ]
     found += [f"{runner}: {c['failed']} failed" for runner, c in counts.items() if c and c["failed"]]
     for key in ("passed", "skipped"):
         values = {runner: c[key] for runner, c in counts.items() if c}
@@ -34,7 +38,9 @@ def main() -> int:
         path = directory / f"{runner}.json"
         counts[runner] = json.loads(path.read_text()) if path.exists() else None
         if counts[runner]:
-            print(f"{runner}: {counts[runner]['passed']} passed, {counts[runner]['skipped']} skipped, {counts[runner]['failed']} failed")
+            print(
+                f"{runner}: {counts[runner]['passed']} passed, {counts[runner]['skipped']} skipped, {counts[runner]['failed']} failed"
+            )
     found = problems(counts)
     for problem in found:
         print(f"vector counts: {problem}", file=sys.stderr)

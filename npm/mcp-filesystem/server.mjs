@@ -62,7 +62,9 @@ export function locateServer(from = import.meta.url) {
   }
   const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
   if (!SUPPORTED_SERVER_VERSIONS.includes(version)) {
-    throw new Error(`${SERVER_PACKAGE} ${version} is not supported by this fsnative: it has been tested with ${SUPPORTED_SERVER_VERSIONS.join(', ')} only (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`);
+    throw new Error(
+      `${SERVER_PACKAGE} ${version} is not supported by this fsnative: it has been tested with ${SUPPORTED_SERVER_VERSIONS.join(', ')} only (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`,
+    );
   }
   return path.dirname(manifest);
 }

@@ -141,7 +141,7 @@ function stageServerPackage(manifest, dir) {
     path.join(dir, 'README.md'),
     `# ${name}\n\nThe official MCP filesystem server, [${server}](https://www.npmjs.com/package/${server}) ` +
       `${manifest.devDependencies[server]}, run unchanged on [fsnative](https://www.npmjs.com/package/fsnative)'s ` +
-      'path check and `search_files`. In an MCP client\'s configuration:\n\n' +
+      "path check and `search_files`. In an MCP client's configuration:\n\n" +
       `\`\`\`json\n{ "command": "npx", "args": ["-y", "${name}", "/path/to/allowed/dir"] }\n\`\`\`\n\n` +
       'Its flags (`--content-search`, `--gitignore`, `--max-results N`, `--time-budget MS`): `npx -y ' +
       `${name} --help\`.\n`,

@@ -27,7 +27,10 @@ const INDEX_READY_TIMEOUT_MS = 60_000;
  * compares the three runners' counts: tests/compare-vector-counts.py). */
 const counts = { passed: 0, skipped: 0, failed: 0 };
 
-for (const file of fs.readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json')).sort()) {
+for (const file of fs
+  .readdirSync(VECTORS_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, file), 'utf8'));
   const trees = doc.trees ?? {};
   for (const vector of doc.vectors) {
@@ -79,9 +82,7 @@ async function runVector(vector, trees, indexed) {
  * names). `indexed`: on a sandbox with a warm index, ready first, and closed after.
  */
 async function execute(vector, base, args, indexed) {
-  const roots = Array.isArray(vector.roots)
-    ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
-    : [`${base}/root`];
+  const roots = Array.isArray(vector.roots) ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : '')) : [`${base}/root`];
   // The sandbox's own options: top-level names in camelCase (a thesaurus's terms stay as given).
   const given = substitute(vector.sandbox_options ?? {}, base);
   const options = Object.fromEntries(Object.entries(given).map(([key, value]) => [native.snakeToCamel(key), value]));

@@ -23,9 +23,7 @@ def test_the_readme_python_example_runs_and_prints_real_results(tmp_path: Path) 
     blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     assert len(blocks) == 1, "README.md has one python example"
     # Run where a user might: a directory of its own, with no checkout around it.
-    run = subprocess.run(
-        [sys.executable, "-c", blocks[0]], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
+    run = subprocess.run([sys.executable, "-c", blocks[0]], cwd=tmp_path, capture_output=True, text=True, check=True)
     lines = run.stdout.splitlines()
     assert lines[0].endswith(f"{os.sep}fsnative{os.sep}__init__.py") and Path(lines[0]).is_absolute()
     assert "OUTSIDE_SANDBOX" in lines

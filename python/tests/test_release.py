@@ -43,7 +43,9 @@ def tar_licenses(path: Path, folder: str) -> dict[str, bytes]:
 def test_every_npm_tarball_carries_both_licenses() -> None:
     tarballs = artifacts("fsnative*.tgz")
     names = {path.name.rsplit("-", 1)[0] for path in tarballs}
-    assert {"fsnative", "fsnative-mcp-filesystem"} <= names and any(n.startswith("fsnative-linux-") for n in names), names
+    assert {"fsnative", "fsnative-mcp-filesystem"} <= names and any(n.startswith("fsnative-linux-") for n in names), (
+        names
+    )
     for tarball in tarballs:
         assert tar_licenses(tarball, "package") == LICENSES, tarball.name
 
@@ -51,7 +53,9 @@ def test_every_npm_tarball_carries_both_licenses() -> None:
 def test_the_wheel_carries_both_licenses_in_its_metadata() -> None:
     for wheel in artifacts("fsnative-*.whl"):
         with zipfile.ZipFile(wheel) as archive:
-            found = {Path(name).name: archive.read(name) for name in archive.namelist() if ".dist-info/licenses/" in name}
+            found = {
+                Path(name).name: archive.read(name) for name in archive.namelist() if ".dist-info/licenses/" in name
+            }
             metadata = next(name for name in archive.namelist() if name.endswith(".dist-info/METADATA"))
             fields = archive.read(metadata).decode().splitlines()
         assert found == LICENSES, wheel.name
@@ -81,7 +85,9 @@ def test_the_crates_carry_both_licenses(tmp_path: Path) -> None:
 
 
 def set_version(*args: str, root: Path = REPO) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(SET_VERSION), "--root", str(root), *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, str(SET_VERSION), "--root", str(root), *args], capture_output=True, text=True
+    )
 
 
 def test_the_version_is_the_same_everywhere_it_is_written() -> None:
@@ -132,7 +138,9 @@ def test_set_version_writes_every_place_and_each_platform_package_pin(copy: Path
 
 def test_set_version_check_fails_when_one_place_differs(copy: Path) -> None:
     lock = copy / "Cargo.lock"
-    lock.write_text(lock.read_text().replace('name = "fsnative-node"\nversion = "', 'name = "fsnative-node"\nversion = "7.7.7-x'))
+    lock.write_text(
+        lock.read_text().replace('name = "fsnative-node"\nversion = "', 'name = "fsnative-node"\nversion = "7.7.7-x')
+    )
     run = set_version("--check", root=copy)
     assert run.returncode == 1
     assert "the versions differ" in run.stderr and "Cargo.lock: fsnative-node" in run.stdout

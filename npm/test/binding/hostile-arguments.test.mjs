@@ -11,8 +11,18 @@ import { guarded } from '../support/guard.mjs';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 const CODES = new Set([
-  'OUTSIDE_SANDBOX', 'NOT_FOUND', 'NOT_A_DIRECTORY', 'INVALID_PATH', 'SYMLINK_LOOP', 'PERMISSION_DENIED', 'INVALID_PATTERN',
-  'PATTERN_TOO_LARGE', 'INVALID_GLOB', 'INVALID_CURSOR', 'INVALID_ARGUMENT', 'IO',
+  'OUTSIDE_SANDBOX',
+  'NOT_FOUND',
+  'NOT_A_DIRECTORY',
+  'INVALID_PATH',
+  'SYMLINK_LOOP',
+  'PERMISSION_DENIED',
+  'INVALID_PATTERN',
+  'PATTERN_TOO_LARGE',
+  'INVALID_GLOB',
+  'INVALID_CURSOR',
+  'INVALID_ARGUMENT',
+  'IO',
 ]);
 
 describe('hostile arguments', () => {
@@ -25,17 +35,97 @@ describe('hostile arguments', () => {
   after(() => removeTree(root));
 
   const ODD = [
-    null, true, false, 0, -0, -1, 1.5, NaN, Infinity, -Infinity, 2 ** 64, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2,
-    Number.MIN_SAFE_INTEGER, Number.EPSILON, '', '\0', '\uD800', 'x\uDC00y', '\uDBFF\uDFFF', 'x'.repeat(100_000), [], [null], ['\uD800'],
-    [[['deep']]], {}, Object.create(null), { a: 1 }, Symbol('s'), () => 1, 10n, new Date(0), /re/, Buffer.from('x'), new Map(),
-    new Uint8Array(2), new Proxy({}, {}),
+    null,
+    true,
+    false,
+    0,
+    -0,
+    -1,
+    1.5,
+    NaN,
+    Infinity,
+    -Infinity,
+    2 ** 64,
+    1e308,
+    -1e308,
+    Number.MAX_SAFE_INTEGER + 2,
+    Number.MIN_SAFE_INTEGER,
+    Number.EPSILON,
+    '',
+    '\0',
+    '\uD800',
+    'x\uDC00y',
+    '\uDBFF\uDFFF',
+    'x'.repeat(100_000),
+    [],
+    [null],
+    ['\uD800'],
+    [[['deep']]],
+    {},
+    Object.create(null),
+    { a: 1 },
+    Symbol('s'),
+    () => 1,
+    10n,
+    new Date(0),
+    /re/,
+    Buffer.from('x'),
+    new Map(),
+    new Uint8Array(2),
+    new Proxy({}, {}),
   ];
   const GREP_OPTIONS = [
-    'pattern', 'patterns', 'fixedStrings', 'caseMode', 'word', 'multiline', 'invert', 'path', 'paths', 'glob', 'globs', 'type', 'types',
-    'typesNot', 'hidden', 'followLinks', 'noIgnore', 'maxDepth', 'maxFilesize', 'searchBinary', 'mode', 'context', 'beforeContext',
-    'afterContext', 'maxCountPerFile', 'sectionEndPatterns', 'limit', 'maxColumns', 'sort', 'cursor', 'timeoutMs', 'threads',
+    'pattern',
+    'patterns',
+    'fixedStrings',
+    'caseMode',
+    'word',
+    'multiline',
+    'invert',
+    'path',
+    'paths',
+    'glob',
+    'globs',
+    'type',
+    'types',
+    'typesNot',
+    'hidden',
+    'followLinks',
+    'noIgnore',
+    'maxDepth',
+    'maxFilesize',
+    'searchBinary',
+    'mode',
+    'context',
+    'beforeContext',
+    'afterContext',
+    'maxCountPerFile',
+    'sectionEndPatterns',
+    'limit',
+    'maxColumns',
+    'sort',
+    'cursor',
+    'timeoutMs',
+    'threads',
   ];
-  const GLOB_OPTIONS = ['pattern', 'patterns', 'path', 'paths', 'syntax', 'exclude', 'caseInsensitive', 'hidden', 'gitDir', 'followLinks', 'noIgnore', 'maxDepth', 'kind', 'sort', 'limit', 'timeoutMs'];
+  const GLOB_OPTIONS = [
+    'pattern',
+    'patterns',
+    'path',
+    'paths',
+    'syntax',
+    'exclude',
+    'caseInsensitive',
+    'hidden',
+    'gitDir',
+    'followLinks',
+    'noIgnore',
+    'maxDepth',
+    'kind',
+    'sort',
+    'limit',
+    'timeoutMs',
+  ];
 
   /**
    * A result, a TypeError with Node's argument codes, an InvalidOptionError (a TypeError and an
@@ -102,7 +192,11 @@ describe('hostile arguments', () => {
   test('odd option names are InvalidOptionErrors naming them', async () => {
     const keys = ['', '_', '__', 'A', 'MaxDepth', 'max__depth', '_limit', 'limit_', 'é_é', 'x_É', '\u0000', 'constructor', 'toString', 'x'.repeat(100_000)];
     for (const key of keys) {
-      await assert.rejects(sandbox.grep({ pattern: 'needle', [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' }, JSON.stringify(key.slice(0, 20)));
+      await assert.rejects(
+        sandbox.grep({ pattern: 'needle', [key]: 1 }),
+        { name: 'InvalidOptionError', code: 'INVALID_OPTION' },
+        JSON.stringify(key.slice(0, 20)),
+      );
       assert.throws(() => sandbox.globSync({ pattern: '**', [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
       assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
       assert.throws(() => sandbox.validatePath('a.txt', { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
@@ -186,10 +280,19 @@ describe('hostile arguments', () => {
   test('paths with NUL bytes, huge names and odd Buffers are FsnativeErrors, not crashes', () => {
     assert.throws(() => sandbox.validatePath(Buffer.from('a\0b')), { code: 'INVALID_PATH' });
     assert.throws(() => sandbox.validatePath(Buffer.alloc(0)), { code: 'INVALID_PATH' });
-    assert.throws(() => sandbox.validatePath('x'.repeat(100_000)), (err) => err instanceof FsnativeError);
-    assert.throws(() => sandbox.validatePath('a/'.repeat(50_000)), (err) => err instanceof FsnativeError);
+    assert.throws(
+      () => sandbox.validatePath('x'.repeat(100_000)),
+      (err) => err instanceof FsnativeError,
+    );
+    assert.throws(
+      () => sandbox.validatePath('a/'.repeat(50_000)),
+      (err) => err instanceof FsnativeError,
+    );
     assert.throws(() => sandbox.grepSync({ pattern: 'x', path: 'a\0b' }), { code: 'INVALID_PATH' });
-    assert.throws(() => new Sandbox([Buffer.from([0xff, 0x00])]), (err) => err instanceof FsnativeError);
+    assert.throws(
+      () => new Sandbox([Buffer.from([0xff, 0x00])]),
+      (err) => err instanceof FsnativeError,
+    );
     assert.equal(sandbox.validatePath(Buffer.from(`${root}/a.txt`)), `${root}/a.txt`);
     assert.throws(() => sandbox.validatePath(new Uint8Array(Buffer.from('a.txt'))), TypeError);
   });
@@ -209,7 +312,10 @@ describe('hostile arguments', () => {
     await assert.rejects(sandbox.grep({ pattern: circular }), coded);
     await assert.rejects(sandbox.grep({ pattern: 'x', glob: self }), coded);
     assert.throws(() => sandbox.grepTextSync({ pattern: 'x' }, { pathStyle: circular }), coded);
-    const many = await guarded(sandbox.grep({ patterns: Array.from({ length: 5000 }, (_, i) => `w${i}`), fixedStrings: true, mode: 'count' }), '5,000 patterns');
+    const many = await guarded(
+      sandbox.grep({ patterns: Array.from({ length: 5000 }, (_, i) => `w${i}`), fixedStrings: true, mode: 'count' }),
+      '5,000 patterns',
+    );
     assert.equal(many.totalMatches, 0);
     await assert.rejects(sandbox.grep({ pattern: 'x'.repeat(1 << 20) }), { code: 'PATTERN_TOO_LARGE' });
     await assert.rejects(sandbox.grep({ pattern: '('.repeat(1000) }), (err) => ['INVALID_PATTERN', 'PATTERN_TOO_LARGE'].includes(err.code));

@@ -60,7 +60,10 @@ describe('hostile files', () => {
       const named = await guarded(sandbox.grep({ pattern: 'needle', path: 'sparse.bin', mode: 'count' }), 'grep naming the sparse file');
       assert.equal(named.stats.skippedBinary, 1);
       const listed = await guarded(sandbox.glob({ pattern: '*.bin' }), 'glob');
-      assert.deepEqual(listed.entries.map((e) => e.relativePath), ['sparse.bin']);
+      assert.deepEqual(
+        listed.entries.map((e) => e.relativePath),
+        ['sparse.bin'],
+      );
     } finally {
       removeTree(root);
     }
@@ -102,7 +105,9 @@ describe('hostile files', () => {
   describe('an unreadable directory', () => {
     const asRoot = process.getuid?.() === 0;
 
-    test('is skipped and counted (as this user)', { skip: asRoot && 'running as root: permission bits do not apply (covered by the next test as nobody)' }, async () => {
+    test('is skipped and counted (as this user)', {
+      skip: asRoot && 'running as root: permission bits do not apply (covered by the next test as nobody)',
+    }, async () => {
       const base = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-unreadable-'));
       try {
         assertUnreadableSkipped(await guarded(unreadableDirectoryCase(base), 'the unreadable-directory case'));
@@ -186,7 +191,10 @@ describe('hostile files', () => {
 
       for (const followLinks of [false, true]) {
         const listed = await guarded(sandbox.glob({ pattern: '*', kind: 'all', followLinks }), 'glob');
-        assert.deepEqual(listed.entries.map((e) => e.relativePath), ['a.txt']);
+        assert.deepEqual(
+          listed.entries.map((e) => e.relativePath),
+          ['a.txt'],
+        );
         assert.equal(listed.stats.skippedSpecial, 2);
         assert.equal(listed.stats.skippedOutside, 1);
       }
@@ -217,7 +225,10 @@ describe('hostile files', () => {
       assert.equal(shallow.totalMatches, 0);
       assert.throws(() => sandbox.validatePath('loop-a'), { code: 'SYMLINK_LOOP' });
       assert.equal(sandbox.validatePath(`${'loop/'.repeat(30)}loop`), root);
-      assert.throws(() => sandbox.validatePath(`${'loop/'.repeat(50)}a`), (err) => err instanceof FsnativeError && ['SYMLINK_LOOP', 'NOT_FOUND'].includes(err.code));
+      assert.throws(
+        () => sandbox.validatePath(`${'loop/'.repeat(50)}a`),
+        (err) => err instanceof FsnativeError && ['SYMLINK_LOOP', 'NOT_FOUND'].includes(err.code),
+      );
       assert.equal(sandbox.validatePath(`${'d/'.repeat(1000)}bottom.txt`), path.join(root, `${'d/'.repeat(1000)}bottom.txt`));
     } finally {
       removeTree(root);
@@ -252,9 +263,15 @@ describe('hostile files', () => {
 });
 
 function assertUnreadableSkipped({ grep, glob, validate }) {
-  assert.deepEqual(grep.files.map((f) => f.relativePath), ['a.txt']);
+  assert.deepEqual(
+    grep.files.map((f) => f.relativePath),
+    ['a.txt'],
+  );
   assert.equal(grep.stats.skippedErrors, 2, 'the locked directory and the unreadable file');
   assert.equal(validate, 'PERMISSION_DENIED');
-  assert.deepEqual(glob.entries.map((e) => e.relativePath), ['a.txt', 'unreadable.txt']);
+  assert.deepEqual(
+    glob.entries.map((e) => e.relativePath),
+    ['a.txt', 'unreadable.txt'],
+  );
   assert.equal(glob.stats.skippedErrors, 1, 'the locked directory');
 }

@@ -46,7 +46,10 @@ after(() => {
 function assertSearches(dir, env) {
   fs.writeFileSync(path.join(dir, 'check.cjs'), REQUIRE_CHECK);
   fs.writeFileSync(path.join(dir, 'check.mjs'), IMPORT_CHECK);
-  const expected = [['a.txt', [2]], ['sub/b.md', [1, 3]]];
+  const expected = [
+    ['a.txt', [2]],
+    ['sub/b.md', [1, 3]],
+  ];
   for (const script of ['check.cjs', 'check.mjs']) {
     const run = spawnSync(process.execPath, [script, tree], { cwd: dir, env, encoding: 'utf8' });
     assert.equal(run.status, 0, `${script} failed:\n${run.stderr}`);

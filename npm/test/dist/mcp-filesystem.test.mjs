@@ -50,7 +50,10 @@ test('npx -y fsnative-mcp-filesystem DIR installs what it needs, starts, and ans
     await client.connect(transport).catch((err) => assert.fail(`${err.message}; its stderr:\n${stderr}`));
     assert.equal(client.getServerVersion().name, 'secure-filesystem-server');
     const { tools } = await client.listTools();
-    assert.ok(tools.some((tool) => tool.name === 'search_files'), JSON.stringify(tools.map((tool) => tool.name)));
+    assert.ok(
+      tools.some((tool) => tool.name === 'search_files'),
+      JSON.stringify(tools.map((tool) => tool.name)),
+    );
     const allowed = await client.callTool({ name: 'list_allowed_directories', arguments: {} });
     assert.equal(allowed.content[0].text, `Allowed directories:\n${tree}`);
     // --max-results is fsnative's flag: the cap's line shows that fsnative's search_files answered.

@@ -3,10 +3,10 @@
 // must equal the handler's text. The oracle adds `--sort path` (fsnative's order; rg's own
 // parallel order is not deterministic) and the fixture has a `.git` dir so rg reads .gitignore.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { fsGrep } from 'fsnative/fsmcp';
 import { makeTree, removeTree } from '../support/tree.mjs';
