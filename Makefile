@@ -1,11 +1,13 @@
 # The two commands of the README, and the pieces they are made of.
 SHELL := /bin/bash
-.PHONY: index-rounds-fsevents dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
 # so that the core compiles once for all of them (see crates/fsnative/Cargo.toml on syn).
 CORE_RELEASE := --release --locked -p fsnative --features mimalloc
+# Where the three vector runners write their counts during make test, for vector-parity.
+VECTOR_COUNTS := $(CURDIR)/target/vector-counts
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
 ## Runs the main job: validate, grep, glob and fuzzy-find a real tree (the CPython standard library)
@@ -30,13 +32,19 @@ demo-python: $(if $(NO_DIST),,dist)
 ## as soon as what it needs is there (rustc spends long stretches on one thread, so on 2 cores
 ## the parts fill each other's gaps), and prints its output whole when it ends.
 test:
+	rm -rf "$(VECTOR_COUNTS)"
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds soak-smoke churn-smoke
+test-parts: dist rust-checks lint-python lint-js bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite vector-parity index-rounds soak-smoke churn-smoke
 
-## Lints, then the Rust tests (both debug: one chain, one target directory).
-rust-checks: lint
+## Rust's lints, then the Rust tests (both debug: one chain, one target directory).
+rust-checks: lint-rust
 	$(MAKE) test-rust
+
+## The Rust, Node and Python vector runners passed the same number of cases (tests/README.md),
+## from the counts each wrote in this run.
+vector-parity: rust-checks test-node-suite test-python-suite
+	$(PYTHON) tests/compare-vector-counts.py "$(VECTOR_COUNTS)"
 
 ## What the tests compare against, each installed once: rg 15.1.0, the oracle of the Node and
 ## Python parity tests (PyPI's ripgrep is a source build; pip's cache then serves every venv),
@@ -50,13 +58,23 @@ python-requirements: oracle
 bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
-lint:
+## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc), Python (ruff, pinned in
+## python/tests/requirements.txt) and JavaScript (biome, pinned in npm/package-lock.json).
+lint: lint-rust lint-python lint-js
+
+lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
 
+lint-python:
+	./python/dev.sh lint
+
+lint-js: npm-modules
+	npm/node_modules/.bin/biome ci --error-on-warnings
+
 test-rust:
-	cargo test --workspace --locked
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" cargo test --workspace --locked
 
 ## The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change,
 ## and 1,200 rounds of a change while no index runs (100 of each of 12 kinds), then a restart from
@@ -75,11 +93,16 @@ index-rounds-fsevents:
 ## build among them) beside it.
 test-node: test-node-suite test-node-installs
 
-node-package: dist oracle
-	./npm/dev.sh install
+## npm/'s dependencies (npm ci), then the addon built from the workspace (scripts/build.js; after
+## make dist it reuses dist's build).
+npm-modules:
+	cd npm && npm ci --no-audit --no-fund
+
+node-package: dist oracle npm-modules
+	node npm/scripts/build.js
 
 test-node-suite: node-package
-	cd npm && npm run test:suite
+	cd npm && FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" npm run test:suite
 
 test-node-installs: node-package
 	cd npm && npm run test:dist
@@ -92,7 +115,7 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 --ignore=test_dist_install.py
 
 test-python-installs: python-venv
 	./python/dev.sh pytest test_dist_install.py
@@ -114,6 +137,11 @@ churn: python-venv node-package
 churn-smoke: python-venv node-package
 	.venv/bin/python bench/churn.py --scale 0.02
 	FSNATIVE_WATCHER=simulated-fsevents .venv/bin/python bench/churn.py --scale 0.02
+
+## Sets the release version everywhere it is written: make set-version VERSION=X.Y.Z
+## (`./set-version.py --check` lists each place; python/tests/test_release.py checks they agree).
+set-version:
+	./set-version.py $(VERSION)
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

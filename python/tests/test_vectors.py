@@ -15,7 +15,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
 import pytest
 
@@ -44,8 +44,29 @@ def load_cases() -> list[Any]:
     return cases
 
 
-@pytest.mark.parametrize(("vector", "trees", "indexed"), load_cases())
+CASES = load_cases()
+# This run's counts, written to $FSNATIVE_VECTOR_COUNTS/python.json when that is set (make test
+# compares the three runners' counts: tests/compare-vector-counts.py).
+COUNTS = {"passed": 0, "skipped": sum(1 for case in CASES if case.marks), "failed": 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def record_counts() -> Iterator[None]:
+    yield
+    directory = os.environ.get("FSNATIVE_VECTOR_COUNTS")
+    if directory:
+        COUNTS["failed"] = len(CASES) - COUNTS["passed"] - COUNTS["skipped"]
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        (Path(directory) / "python.json").write_text(json.dumps(COUNTS))
+
+
+@pytest.mark.parametrize(("vector", "trees", "indexed"), CASES)
 def test_vector(vector: dict[str, Any], trees: dict[str, Any], indexed: bool) -> None:
+    run_vector(vector, trees, indexed)
+    COUNTS["passed"] += 1
+
+
+def run_vector(vector: dict[str, Any], trees: dict[str, Any], indexed: bool) -> None:
     base = os.path.realpath(tempfile.mkdtemp(prefix="fsnative-vector-"))
     try:
         tree = vector.get("tree")
@@ -136,7 +157,7 @@ def rust_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line.removesuffix("\r") for line in lines]
 
 
 def parse_json_or_none(line: str) -> Any:

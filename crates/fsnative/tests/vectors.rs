@@ -43,7 +43,25 @@ fn main() {
             }
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    let conclusion = libtest_mimic::run(&args, trials);
+    record_counts(&conclusion);
+    conclusion.exit();
+}
+
+/// Writes the run's counts to `$FSNATIVE_VECTOR_COUNTS/rust.json` when that is set and no case
+/// was filtered out: `make test` compares the three runners' counts (tests/compare-vector-counts.py).
+fn record_counts(conclusion: &libtest_mimic::Conclusion) {
+    let Some(dir) = std::env::var_os("FSNATIVE_VECTOR_COUNTS") else { return };
+    if conclusion.num_filtered_out > 0 {
+        return;
+    }
+    let counts = json!({
+        "passed": conclusion.num_passed,
+        "skipped": conclusion.num_ignored,
+        "failed": conclusion.num_failed,
+    });
+    std::fs::create_dir_all(&dir).expect("the counts' directory can be made");
+    std::fs::write(Path::new(&dir).join("rust.json"), counts.to_string()).expect("the counts can be written");
 }
 
 /// How a vector's sandbox is built: plain, or with a warm index that is ready before the
