@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator, Literal
@@ -29,6 +30,10 @@ HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
 INDEX_READY_TIMEOUT = 60.0
 
 
+# This system's name in a vector's `only_on`: linux, macos or windows.
+THIS_OS = {"darwin": "macos", "win32": "windows"}.get(sys.platform, sys.platform)
+
+
 def load_cases() -> list[Any]:
     files = sorted(VECTORS_DIR.glob("*.json"))
     assert files, f"no vectors in {VECTORS_DIR}"
@@ -37,8 +42,14 @@ def load_cases() -> list[Any]:
         doc = json.loads(file.read_text(encoding="utf-8"))
         trees = doc.get("trees", {})
         for vector in doc["vectors"]:
-            skip = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
-            marks = [pytest.mark.skip(reason="permission bits do not apply to root")] if skip else []
+            elsewhere = "only_on" in vector and THIS_OS not in vector["only_on"]
+            as_root = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
+            reason = (
+                "runs only on " + ", ".join(vector.get("only_on", []))
+                if elsewhere
+                else "permission bits do not apply to root"
+            )
+            marks = [pytest.mark.skip(reason=reason)] if elsewhere or as_root else []
             cases.append(pytest.param(vector, trees, False, id=vector["name"], marks=marks))
             cases.append(pytest.param(vector, trees, True, id=f"{vector['name']} [index]", marks=marks))
     return cases
