@@ -102,8 +102,12 @@ const INDEX_READY_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn skipped_here(vector: &Value) -> bool {
     let running_as_root = unsafe { libc::geteuid() } == 0;
-    let elsewhere = vector["only_on"].as_array().is_some_and(|systems| !systems.iter().any(|s| s == this_os()));
-    elsewhere || vector["skip_if"].as_array().is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
+    let elsewhere =
+        vector["only_on"].as_array().is_some_and(|systems| !systems.iter().any(|s| s == this_os()));
+    elsewhere
+        || vector["skip_if"]
+            .as_array()
+            .is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
 }
 
 /// This system's name in `only_on`: `linux`, `macos` or `windows`.
