@@ -10,8 +10,9 @@
 //!
 //! Its modules: `matcher` (compiled patterns and their cache), `file` (searching one open
 //! file), `cursor` (where a page ends), `job` (opening and searching one candidate), `page`
-//! (accepting outcomes in order), `workers` (the parallel half), `pipeline` (scheduling) and
-//! `ranked` (frecency order, and recording the files found).
+//! (accepting outcomes in order), `workers` (the parallel half), `pipeline` (scheduling),
+//! `indexed` (the candidates the warm index leaves, in walk order) and `ranked` (frecency
+//! order, and recording the files found).
 
 mod cursor;
 mod file;
