@@ -40,6 +40,10 @@ pub(crate) use unix::{
     try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
 };
 
+/// Whether paths follow Windows' rules (drive letters, devices, streams): the roots layer then
+/// refuses the spellings Win32 reads as something else.
+pub(crate) const WINDOWS_PATH_RULES: bool = cfg!(windows);
+
 /// What a directory entry is, as the OS tells it without following a symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EntryType {
