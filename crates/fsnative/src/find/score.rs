@@ -135,7 +135,8 @@ const DERIVED_ENDINGS: [&str; 8] = [".pyc", ".pyo", ".o", ".obj", ".class", ".mi
 /// on equal scores a source ranks above it.
 fn is_derived(path: &str) -> bool {
     let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
-    dirs.split('/').any(|dir| DERIVED_DIRS.contains(&dir)) || DERIVED_ENDINGS.iter().any(|end| name.ends_with(end))
+    dirs.split('/').any(|dir| DERIVED_DIRS.contains(&dir))
+        || DERIVED_ENDINGS.iter().any(|end| name.ends_with(end))
 }
 
 impl Query {
