@@ -115,8 +115,8 @@ pub(crate) fn stat_at(dir: HandleRef<'_>, name: &OsStr, follow: bool) -> io::Res
     Ok(meta(&statat(dir, name, flags)?))
 }
 
-/// Opens the directory that every absolute path starts from.
-pub(crate) fn open_filesystem_root() -> io::Result<Handle> {
+/// Opens the directory that the absolute `path` starts from: `/` for every path.
+pub(crate) fn open_filesystem_root(_path: &std::path::Path) -> io::Result<Handle> {
     Ok(rustix::fs::open("/", OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
 }
 
