@@ -14,9 +14,9 @@ use std::time::Duration;
 use fsnative::{GrepRequest, IndexOptions, IndexState, Sandbox};
 
 mod support;
-use support::{grep, seed};
 #[cfg(unix)]
 use support::{assert_same, move_in, move_out, questions};
+use support::{grep, seed};
 
 fn indexed(root: &Path) -> Sandbox {
     let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();

@@ -49,8 +49,8 @@ use windows as family;
 compile_error!("fsnative supports Linux, macOS and Windows");
 
 pub(crate) use family::{
-    dir_open_options, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
-    try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
+    dir_open_options, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
+    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
 };
 pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
 pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher};

@@ -115,6 +115,16 @@ pub(crate) fn stat_at(dir: HandleRef<'_>, name: &OsStr, follow: bool) -> io::Res
     Ok(meta(&statat(dir, name, flags)?))
 }
 
+/// Opens the directory at `path` (links followed) for listing and watching.
+pub(crate) fn open_dir(path: &std::path::Path) -> io::Result<Handle> {
+    Ok(File::open(path)?.into())
+}
+
+/// Makes a rename in the directory at `path` durable (`fsync` on the directory).
+pub(crate) fn sync_dir(path: &std::path::Path) -> io::Result<()> {
+    File::open(path)?.sync_all()
+}
+
 /// Opens the directory that the absolute `path` starts from: `/` for every path.
 pub(crate) fn open_filesystem_root(_path: &std::path::Path) -> io::Result<Handle> {
     Ok(rustix::fs::open("/", OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)

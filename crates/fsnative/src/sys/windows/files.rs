@@ -240,6 +240,24 @@ pub(crate) fn open_file_at(dir: HandleRef<'_>, name: &OsStr) -> io::Result<File>
     Ok(File::from(open_beneath(dir, name, FILE_GENERIC_READ, 0)?))
 }
 
+/// Opens the directory at `path` (links followed) for listing and watching.
+pub(crate) fn open_dir(path: &Path) -> io::Result<Handle> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .share_mode(SHARE_ALL)
+        .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
+        .open(path)?;
+    Ok(file.into())
+}
+
+/// Nothing: NTFS logs a rename in its journal before the call returns, and Windows has no
+/// `fsync` of a directory (`FlushFileBuffers` needs a directory opened for writing, which only
+/// an administrator may do). `std::fs::rename` replaces the target atomically, even while
+/// readers have it open (they open with `FILE_SHARE_DELETE`, as `std` does).
+pub(crate) fn sync_dir(_path: &Path) -> io::Result<()> {
+    Ok(())
+}
+
 /// Opens the directory the absolute `path` starts from: its drive's root (`C:\`), its share's
 /// (`\\server\share\`), or the verbatim forms of these.
 pub(crate) fn open_filesystem_root(path: &Path) -> io::Result<Handle> {

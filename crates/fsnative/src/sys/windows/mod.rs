@@ -30,7 +30,8 @@ use windows_sys::Win32::System::Threading::{
 use windows_sys::Win32::System::IO::OVERLAPPED;
 
 pub(crate) use files::{
-    dir_open_options, list_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
+    dir_open_options, list_dir, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at,
+    stat_path, sync_dir,
 };
 pub(crate) use watcher::Watcher;
 
