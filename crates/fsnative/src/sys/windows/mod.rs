@@ -200,3 +200,6 @@ pub(crate) fn wait<const N: usize>(
     }
     Ok(ready)
 }
+
+#[cfg(test)]
+mod tests;
