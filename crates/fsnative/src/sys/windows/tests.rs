@@ -174,3 +174,16 @@ fn the_watcher_hears_names_come_and_go_below_its_root() {
     assert_eq!(watcher.watched(), 1);
     drop(watcher);
 }
+
+#[test]
+fn more_changes_than_the_buffer_holds_are_an_overflow() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut watcher = Watcher::new().unwrap();
+    let dir = open_dir(tmp.path()).unwrap();
+    assert!(watcher.watch(dir.handle(), tmp.path(), (0, Box::default())));
+    // Each creation is a record of about 100 bytes: 2,000 of them are three times the buffer.
+    for at in 0..2000 {
+        std::fs::write(tmp.path().join(format!("a-file-with-a-rather-long-name-{at:05}.txt")), "").unwrap();
+    }
+    until(&mut watcher, "overflow");
+}
