@@ -50,10 +50,42 @@ compile_error!("fsnative supports Linux, macOS and Windows");
 
 pub(crate) use family::{
     dir_open_options, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
-    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
+    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
 };
 pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
 pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher};
+
+/// Error classes the core treats apart, beyond `io::ErrorKind`'s (each OS family says which
+/// of its errors are which: `OsError::of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OsError {
+    /// Too many symlinks, or a symlink (on Windows, a reparse point that is a link) where none
+    /// may be followed.
+    Loop,
+    NameTooLong,
+    /// `read_link` on something that is not a symlink.
+    NotALink,
+    /// A special file that cannot be opened at all (a socket).
+    Unopenable,
+    /// The disk is full.
+    NoSpace,
+}
+
+/// One event, written out for the tests: `Appeared file 0:dir|name`, `rescan 0:dir`,
+/// `gone 0:dir`, `overflow`.
+#[cfg(test)]
+pub(crate) fn describe(event: &Event<'_>) -> String {
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match event {
+        Event::Overflow => "overflow".to_owned(),
+        Event::Rescan((root, dir)) => format!("rescan {root}:{}", text(dir)),
+        Event::Gone((root, dir)) => format!("gone {root}:{}", text(dir)),
+        Event::Entry { dir: (root, dir), name, is_dir, change } => {
+            let kind = if *is_dir { "dir" } else { "file" };
+            format!("{change:?} {kind} {root}:{}|{}", text(dir), text(name))
+        }
+    }
+}
 
 /// What a directory entry is, as the OS tells it without following a symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

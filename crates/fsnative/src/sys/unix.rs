@@ -12,7 +12,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::fs::{flock, fstat, openat, statat, AtFlags, FileType, FlockOperation, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use super::{EntryType, Meta};
+use super::{EntryType, Meta, OsError};
 
 /// An open file or directory.
 pub(crate) type Handle = OwnedFd;
@@ -29,20 +29,6 @@ impl<T: AsFd> AsHandle for T {
     fn handle(&self) -> HandleRef<'_> {
         self.as_fd()
     }
-}
-
-/// Error classes the core treats apart, beyond `io::ErrorKind`'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OsError {
-    /// Too many symlinks, or a symlink where none may be followed.
-    Loop,
-    NameTooLong,
-    /// `read_link` on something that is not a symlink.
-    NotALink,
-    /// A special file that cannot be opened at all (a socket).
-    Unopenable,
-    /// The disk is full.
-    NoSpace,
 }
 
 impl OsError {

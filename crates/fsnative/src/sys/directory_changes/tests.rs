@@ -20,23 +20,12 @@ fn buffer(records: &[(u32, &str)]) -> Vec<u8> {
     out
 }
 
-/// What the index is told, written out as the FSEvents tests write it.
+/// What the index is told, written out ([`crate::sys::describe`]).
 fn told(records_in: &[(u32, &str)], watched: &[&str]) -> Vec<String> {
     let watched: BTreeSet<DirKey> = watched.iter().map(|dir| (0, dir.as_bytes().into())).collect();
     let mut out = Vec::new();
     let whole = records(&buffer(records_in), |action, path| {
-        translate(0, action, path, &watched, &mut |event| {
-            let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-            out.push(match event {
-                Event::Overflow => "overflow".to_owned(),
-                Event::Rescan((root, dir)) => format!("rescan {root}:{}", text(dir)),
-                Event::Gone((root, dir)) => format!("gone {root}:{}", text(dir)),
-                Event::Entry { dir: (root, dir), name, is_dir, change } => {
-                    let kind = if is_dir { "dir" } else { "file" };
-                    format!("{change:?} {kind} {root}:{}|{}", text(dir), text(name))
-                }
-            });
-        })
+        translate(0, action, path, &watched, &mut |event| out.push(crate::sys::describe(&event)))
     });
     assert!(whole);
     out

@@ -29,6 +29,8 @@ use windows_sys::Win32::System::Threading::{
 };
 use windows_sys::Win32::System::IO::OVERLAPPED;
 
+use super::OsError;
+
 pub(crate) use files::{
     dir_open_options, list_dir, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at,
     stat_path, sync_dir,
@@ -55,20 +57,6 @@ impl<T: std::os::windows::io::AsHandle> AsHandle for T {
 /// The raw handle of `handle`, for a system call.
 fn raw(handle: HandleRef<'_>) -> HANDLE {
     handle.as_raw_handle() as HANDLE
-}
-
-/// Error classes the core treats apart, beyond `io::ErrorKind`'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OsError {
-    /// A link where none may be followed, or one that cannot be resolved.
-    Loop,
-    NameTooLong,
-    /// `read_link` on something that is not a link.
-    NotALink,
-    /// A special file that cannot be opened at all (a socket).
-    Unopenable,
-    /// The disk is full.
-    NoSpace,
 }
 
 impl OsError {

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use super::*;
-use crate::sys::{EntryType, Event};
+use crate::sys::EntryType;
 
 fn listing(dir: HandleRef<'_>) -> Vec<(Vec<u8>, Option<EntryType>)> {
     let mut names = Vec::new();
@@ -117,21 +117,10 @@ fn one_handle_at_a_time_holds_the_lock() {
     assert!(try_lock_exclusive(&second).unwrap());
 }
 
-/// What the watcher said, written out: `Appeared sub|new.txt`, `overflow`, ...
+/// What the watcher said, written out ([`crate::sys::describe`]).
 fn drained(watcher: &mut Watcher) -> Vec<String> {
     let mut out = Vec::new();
-    watcher.drain(&mut |event| {
-        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-        out.push(match event {
-            Event::Overflow => "overflow".to_owned(),
-            Event::Rescan((root, dir)) => format!("rescan {root}:{}", text(dir)),
-            Event::Gone((root, dir)) => format!("gone {root}:{}", text(dir)),
-            Event::Entry { dir: (_, dir), name, is_dir, change } => {
-                let kind = if is_dir { " dir" } else { "" };
-                format!("{change:?}{kind} {}|{}", text(dir), text(name))
-            }
-        });
-    });
+    watcher.drain(&mut |event| out.push(crate::sys::describe(&event)));
     out
 }
 
@@ -161,14 +150,14 @@ fn the_watcher_hears_names_come_and_go_below_its_root() {
     assert!(drained(&mut watcher).is_empty(), "nothing changed yet");
 
     std::fs::write(tmp.path().join("sub/new.txt"), "x").unwrap();
-    until(&mut watcher, "Appeared sub|new.txt");
+    until(&mut watcher, "Appeared file 0:sub|new.txt");
     std::fs::rename(tmp.path().join("sub/new.txt"), tmp.path().join("sub/old.txt")).unwrap();
-    let said = until(&mut watcher, "Appeared sub|old.txt");
-    assert!(said.iter().any(|line| line == "Vanished sub|new.txt"), "{said:?}");
+    let said = until(&mut watcher, "Appeared file 0:sub|old.txt");
+    assert!(said.iter().any(|line| line == "Vanished file 0:sub|new.txt"), "{said:?}");
     std::fs::remove_file(tmp.path().join("sub/old.txt")).unwrap();
     drop(sub);
     std::fs::remove_dir(tmp.path().join("sub")).unwrap();
-    until(&mut watcher, "Vanished dir |sub");
+    until(&mut watcher, "Vanished dir 0:|sub");
 
     watcher.forget_below(0, b"sub");
     assert_eq!(watcher.watched(), 1);
