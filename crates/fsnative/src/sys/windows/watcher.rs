@@ -1,6 +1,6 @@
 //! The watcher on Windows: one `ReadDirectoryChangesW` per root, recursive, read with
 //! overlapped I/O that sets one event (the watcher's [`Watcher::handle`]). What its records
-//! mean is decided in [`directory_changes`], which builds on every OS.
+//! mean is decided in [`crate::sys::directory_changes`], which builds on every OS.
 //!
 //! Each root's directory is opened again (`ReOpenFile`, so the watch is on the directory the
 //! walk opened, whatever its path leads to now) for overlapped I/O, and bound to a completion
