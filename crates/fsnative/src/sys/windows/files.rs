@@ -157,13 +157,13 @@ pub(crate) fn stat_at(dir: HandleRef<'_>, name: &OsStr, follow: bool) -> io::Res
     stat(super::AsHandle::handle(&handle))
 }
 
-/// Opens `name` (one name: no separator, not `.` or `..`) in the directory `dir` with
-/// `NtCreateFile`, for `access`, with the create options `options`, synchronous, sharing
-/// everything.
+/// Opens `name` (one name: no separator, not `.` or `..`, and no `:`, which would name one of
+/// a file's alternate data streams) in the directory `dir` with `NtCreateFile`, for `access`,
+/// with the create options `options`, synchronous, sharing everything.
 fn nt_open(dir: HandleRef<'_>, name: &OsStr, access: u32, options: u32) -> io::Result<Handle> {
     let wide: Vec<u16> = name.encode_wide().collect();
     let one_name = !wide.is_empty()
-        && !wide.iter().any(|&unit| unit == u16::from(b'\\') || unit == u16::from(b'/'))
+        && !wide.iter().any(|&unit| [b'\\', b'/', b':'].map(u16::from).contains(&unit))
         && name != "."
         && name != "..";
     let length = u16::try_from(wide.len() * 2).ok().filter(|_| one_name);

@@ -54,7 +54,7 @@ fn opens_beneath_a_directory_take_one_name_and_the_right_kind() {
     std::fs::create_dir(tmp.path().join("sub")).unwrap();
     std::fs::write(tmp.path().join("sub/f.txt"), "x").unwrap();
     let dir = open_dir(tmp.path()).unwrap();
-    for name in ["sub\\f.txt", "sub/f.txt", "..", ".", ""] {
+    for name in ["sub\\f.txt", "sub/f.txt", "..", ".", "", "sub:stream", "C:"] {
         let error = open_file_at(dir.handle(), OsStr::new(name)).unwrap_err();
         assert_eq!(error.raw_os_error(), Some(ERROR_INVALID_NAME_CODE), "{name:?}: {error}");
     }
