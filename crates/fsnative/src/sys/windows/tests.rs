@@ -176,3 +176,40 @@ fn more_changes_than_the_buffer_holds_are_an_overflow() {
     }
     until(&mut watcher, "overflow");
 }
+
+#[test]
+fn a_path_opened_name_by_name_from_its_drive_is_the_directory_it_names() {
+    let tmp = tempfile::tempdir().unwrap();
+    for path in [tmp.path().to_path_buf(), tmp.path().canonicalize().unwrap()] {
+        let mut dir = open_filesystem_root(&path).unwrap();
+        for component in path.components() {
+            if let std::path::Component::Normal(name) = component {
+                dir = open_dir_at(dir.handle(), name)
+                    .unwrap_or_else(|e| panic!("{}: {name:?}: {e}", path.display()));
+            }
+        }
+        assert_eq!(
+            stat(dir.handle()).unwrap().identity,
+            stat_path(tmp.path()).unwrap().identity,
+            "{}",
+            path.display()
+        );
+        let mut watcher = Watcher::new().unwrap();
+        assert!(watcher.watch(dir.handle(), &path, (0, Box::default())), "{}", path.display());
+    }
+}
+
+#[test]
+fn directories_cap_std_opens_with_these_options_list() {
+    use cap_fs_ext::{FollowSymlinks, OpenOptionsFollowExt};
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir(tmp.path().join("sub")).unwrap();
+    std::fs::write(tmp.path().join("sub/f.txt"), "x").unwrap();
+    let root = cap_std::fs::Dir::from_std_file(std::fs::File::from(open_dir(tmp.path()).unwrap()));
+    for (relative, expected) in [(".", 1), ("sub", 1)] {
+        let mut options = cap_std::fs::OpenOptions::new();
+        dir_open_options(&mut options).follow(FollowSymlinks::No);
+        let dir = root.open_with(relative, &options).unwrap_or_else(|e| panic!("{relative}: {e}"));
+        assert_eq!(listing(dir.handle()).len(), expected, "{relative}");
+    }
+}
