@@ -250,10 +250,11 @@ pub(crate) fn open_dir(path: &Path) -> io::Result<Handle> {
     Ok(file.into())
 }
 
-/// Nothing: NTFS logs a rename in its journal before the call returns, and Windows has no
-/// `fsync` of a directory (`FlushFileBuffers` needs a directory opened for writing, which only
-/// an administrator may do). `std::fs::rename` replaces the target atomically, even while
-/// readers have it open (they open with `FILE_SHARE_DELETE`, as `std` does).
+/// Nothing: NTFS logs a rename in its journal, and Windows has no `fsync` of a directory
+/// (`FlushFileBuffers` wants a directory opened for writing, which takes a privilege).
+/// `std::fs::rename` replaces the target; that it does so while a reader has the store open
+/// rests on `std`'s POSIX-semantics rename (NTFS, Windows 10 1709 and later) and readers
+/// opening with `FILE_SHARE_DELETE` (`std`'s default): not tested under Wine.
 pub(crate) fn sync_dir(_path: &Path) -> io::Result<()> {
     Ok(())
 }
