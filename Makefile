@@ -58,14 +58,24 @@ python-requirements: oracle
 bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
-## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc), Python (ruff, pinned in
-## python/tests/requirements.txt) and JavaScript (biome, pinned in npm/package-lock.json).
+## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc; the core's clippy for
+## Windows too where its target and MinGW's C compiler, for LMDB, are installed:
+## `rustup target add x86_64-pc-windows-gnu`, `apt-get install gcc-mingw-w64-x86-64`), Python
+## (ruff, pinned in python/tests/requirements.txt) and JavaScript (biome, pinned in
+## npm/package-lock.json).
 lint: lint-rust lint-python lint-js
 
 lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
+	@if rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu \
+		&& command -v x86_64-w64-mingw32-gcc >/dev/null; then \
+		echo "cargo clippy -p fsnative --all-targets --locked --target x86_64-pc-windows-gnu -- -D warnings"; \
+		cargo clippy -p fsnative --all-targets --locked --target x86_64-pc-windows-gnu -- -D warnings; \
+	else \
+		echo "lint: no x86_64-pc-windows-gnu target or no MinGW: the core's Windows lints did not run"; \
+	fi
 
 lint-python:
 	./python/dev.sh lint
