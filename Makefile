@@ -1,10 +1,13 @@
 # The two commands of the README, and the pieces they are made of.
-.PHONY: dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+SHELL := /bin/bash
+.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
 # so that the core compiles once for all of them (see crates/fsnative/Cargo.toml on syn).
 CORE_RELEASE := --release --locked -p fsnative --features mimalloc
+# Where the three vector runners write their counts during make test, for vector-parity.
+VECTOR_COUNTS := $(CURDIR)/target/vector-counts
 STDLIB := $(shell $(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["stdlib"])')
 
 ## Runs the main job: validate, grep, glob and fuzzy-find a real tree (the CPython standard library)
@@ -29,13 +32,19 @@ demo-python: $(if $(NO_DIST),,dist)
 ## as soon as what it needs is there (rustc spends long stretches on one thread, so on 2 cores
 ## the parts fill each other's gaps), and prints its output whole when it ends.
 test:
+	rm -rf "$(VECTOR_COUNTS)"
 	$(MAKE) -j3 --output-sync=target test-parts
 
-test-parts: dist rust-checks bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite index-rounds soak-smoke churn-smoke
+test-parts: dist rust-checks lint-python lint-js bench-smoke test-node-installs test-python-installs test-node-suite test-python-suite vector-parity index-rounds soak-smoke churn-smoke
 
-## Lints, then the Rust tests (both debug: one chain, one target directory).
-rust-checks: lint
+## Rust's lints, then the Rust tests (both debug: one chain, one target directory).
+rust-checks: lint-rust
 	$(MAKE) test-rust
+
+## The Rust, Node and Python vector runners passed the same number of cases (tests/README.md),
+## from the counts each wrote in this run.
+vector-parity: rust-checks test-node-suite test-python-suite
+	$(PYTHON) tests/compare-vector-counts.py "$(VECTOR_COUNTS)"
 
 ## What the tests compare against, each installed once: rg 15.1.0, the oracle of the Node and
 ## Python parity tests (PyPI's ripgrep is a source build; pip's cache then serves every venv),
@@ -49,32 +58,63 @@ python-requirements: oracle
 bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
-## Formatting, clippy (for this machine, then for both Apple targets where rustup has them, else
-## the command that adds them: platforms/clippy-apple.sh), and the core's docs' links.
-lint:
+## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc; clippy for both Apple
+## targets where rustup has them, else the command that adds them: platforms/clippy-apple.sh; the
+## core's clippy for Windows too where its target and MinGW's C compiler, for LMDB, are installed:
+## `rustup target add x86_64-pc-windows-gnu`, `apt-get install gcc-mingw-w64-x86-64`), Python
+## (ruff, pinned in python/tests/requirements.txt) and JavaScript (biome, pinned in
+## npm/package-lock.json).
+lint: lint-rust lint-python lint-js
+
+lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
 	./platforms/clippy-apple.sh
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
+	@if rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu \
+		&& command -v x86_64-w64-mingw32-gcc >/dev/null; then \
+		echo "cargo clippy -p fsnative --all-targets --locked --target x86_64-pc-windows-gnu -- -D warnings"; \
+		cargo clippy -p fsnative --all-targets --locked --target x86_64-pc-windows-gnu -- -D warnings; \
+	else \
+		echo "lint: no x86_64-pc-windows-gnu target or no MinGW: the core's Windows lints did not run"; \
+	fi
+
+lint-python:
+	./python/dev.sh lint
+
+lint-js: npm-modules
+	npm/node_modules/.bin/biome ci --error-on-warnings
 
 test-rust:
-	cargo test --workspace --locked
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" cargo test --workspace --locked
 
 ## The index's freshness rounds, optimised: 1,000 write-then-search rounds of each kind of change,
 ## and 1,200 rounds of a change while no index runs (100 of each of 12 kinds), then a restart from
 ## the persisted index and the same questions.
 index-rounds:
 	FSNATIVE_INDEX_ROUNDS=10000 FSNATIVE_PERSIST_ROUNDS=1200 cargo test $(CORE_RELEASE) --test index --test persist
+	$(MAKE) index-rounds-fsevents
+
+## The same rounds, and the content cache's, through the simulation of macOS's FSEvents
+## (sys/linux/simulated.rs): path events, coalesced, some collapsed into MustScanSubDirs or
+## dropped; each test binary prints what it simulated. Same binaries: no build of its own.
+index-rounds-fsevents:
+	FSNATIVE_WATCHER=simulated-fsevents FSNATIVE_INDEX_ROUNDS=10000 FSNATIVE_PERSIST_ROUNDS=1200 cargo test $(CORE_RELEASE) --test index --test persist --test index_cache -- --nocapture 2>&1 | grep -E "simulated FSEvents|test result|FAILED|panicked|error" ; test $${PIPESTATUS[0]} -eq 0
 
 ## The Node tests: the suite, and the installs of the packages in fresh projects (a cold source
 ## build among them) beside it.
 test-node: test-node-suite test-node-installs
 
-node-package: dist oracle
-	./npm/dev.sh install
+## npm/'s dependencies (npm ci), then the addon built from the workspace (scripts/build.js; after
+## make dist it reuses dist's build).
+npm-modules:
+	cd npm && npm ci --no-audit --no-fund
+
+node-package: dist oracle npm-modules
+	node npm/scripts/build.js
 
 test-node-suite: node-package
-	cd npm && npm run test:suite
+	cd npm && FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" npm run test:suite
 
 test-node-installs: node-package
 	cd npm && npm run test:dist
@@ -87,7 +127,7 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	./python/dev.sh pytest --durations=10 -rs --ignore=test_dist_install.py
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 -rs --ignore=test_dist_install.py
 
 test-python-installs: python-venv
 	./python/dev.sh pytest test_dist_install.py
@@ -100,13 +140,20 @@ soak-smoke: python-venv
 ## Churn while searching (bench/churn.py, #26 item 1): a git checkout of 5,500 files, a burst of
 ## 20,000 new files, rm -rf of 10,000, a directory renamed, .gitignore edited and back, on an
 ## indexed tree, while 4 Python threads and 4 Node searchers grep and glob; after each operation
-## every searcher's next answers must equal a walk's. Not in make test (a few minutes; the figures
+## every searcher's next answers must equal a walk's (churn-smoke runs it a second time through
+## the simulated FSEvents of index-rounds-fsevents). Not in make test (a few minutes; the figures
 ## are in bench/results/churn.md); churn-smoke, the same at 2 % of the sizes (about 5 s), is.
 churn: python-venv node-package
 	.venv/bin/python bench/churn.py --out bench/results/churn.md
 
 churn-smoke: python-venv node-package
 	.venv/bin/python bench/churn.py --scale 0.02
+	FSNATIVE_WATCHER=simulated-fsevents .venv/bin/python bench/churn.py --scale 0.02
+
+## Sets the release version everywhere it is written: make set-version VERSION=X.Y.Z
+## (`./set-version.py --check` lists each place; python/tests/test_release.py checks they agree).
+set-version:
+	./set-version.py $(VERSION)
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.

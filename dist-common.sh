@@ -40,6 +40,8 @@ stage_rust_sources() {
     cp -R "$repo/crates/fsnative" "$dir/crates/fsnative"
     cp -R "$repo/crates/fsnative-alignment" "$dir/crates/fsnative-alignment"
     rm -rf "$dir/crates/fsnative/fuzz"
+    # The licenses, which the crates' and the Python package's LICENSE-* links point to.
+    cp "$repo/LICENSE-MIT" "$repo/LICENSE-APACHE" "$dir/"
     # Updating only the workspace's own crates, offline, drops the packages no member needs and
     # keeps every other version as pinned; the second call fails unless the lock now fits.
     cargo update --workspace --offline --quiet --manifest-path "$dir/Cargo.toml"

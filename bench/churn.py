@@ -78,7 +78,7 @@ class Scenario:
 
     def __init__(self, root: Path, scale: float) -> None:
         self.root = root
-        n = lambda count: max(2, round(count * scale))  # noqa: E731
+        n = lambda count: max(2, round(count * scale))
         self.src_dirs, self.src_files = n(300), 40  # 12,000 files at scale 1
         self.vendor_dirs, self.vendor_files = n(200), 50  # the 10,000-file subtree
         self.burst_dirs, self.burst_files = n(2000), 10  # the 20,000-file burst
@@ -126,7 +126,10 @@ class Scenario:
         vendor_count = self.vendor_dirs * self.vendor_files
         half = "/src/*[02468]/\n"
         return [
-            (f"git checkout of the other commit ({self.differ:,} files differ)", lambda: git(self.root, "checkout", "-q", second)),
+            (
+                f"git checkout of the other commit ({self.differ:,} files differ)",
+                lambda: git(self.root, "checkout", "-q", second),
+            ),
             (f"a burst of {burst_count:,} new files in {self.burst_dirs:,} directories", self.burst),
             (f"rm -rf of a {vendor_count:,}-file subtree", lambda: shutil.rmtree(self.root / "vendor")),
             (f"the burst's directory ({burst_count:,} files) renamed into src/d001/deep", self.rename),
@@ -186,7 +189,7 @@ class Run:
         self.latency: dict[tuple[str, bool], list[float]] = {}
         self.stop = threading.Event()
 
-    def answer(  # noqa: PLR0913
+    def answer(
         self,
         searcher: str,
         kind: str,
@@ -215,7 +218,7 @@ class Run:
             return "(not sent)"
         walked = self.walked.get(epoch, {}).get(kind, [])
         missing, extra = sorted(set(walked) - set(answer)), sorted(set(answer) - set(walked))
-        show = lambda found: ", ".join(line.replace("\0", ":") for line in found[:3])  # noqa: E731
+        show = lambda found: ", ".join(line.replace("\0", ":") for line in found[:3])
         same_set = "same lines, another order" if not missing and not extra else ""
         return f"{len(answer)} lines, walk {len(walked)}; missing {len(missing)} [{show(missing)}], extra {len(extra)} [{show(extra)}] {same_set}"
 
@@ -325,7 +328,7 @@ def settle(run: Run, walker: fsnative.Sandbox, node: subprocess.Popen | None, ep
     tell(node, {"type": "settled", "epoch": epoch, "expected": expected})
     wanted = {(s, kind) for s in searchers for kind, _ in QUERIES}
     with run.lock:
-        done = lambda: wanted <= run.seen.get(epoch, set()) or run.errors  # noqa: E731
+        done = lambda: wanted <= run.seen.get(epoch, set()) or run.errors
         if not run.lock.wait_for(done, timeout=SETTLE_TIMEOUT):
             run.errors.append(f"after operation {epoch}: no answer from {sorted(wanted - run.seen.get(epoch, set()))}")
 
@@ -381,7 +384,7 @@ def run_scenario(args: argparse.Namespace, work: Path) -> int:
         tell(node, {"type": "churn", "epoch": epoch})
         if node is not None:
             with run.lock:
-                heard = lambda: run.acknowledged == epoch or run.errors  # noqa: E731
+                heard = lambda: run.acknowledged == epoch or run.errors
                 if not run.lock.wait_for(heard, timeout=SETTLE_TIMEOUT) or run.errors:
                     run.errors.append(f"operation {epoch}: the Node child did not acknowledge it")
                     break
@@ -411,7 +414,7 @@ def run_scenario(args: argparse.Namespace, work: Path) -> int:
     return report(args, scenario, run, memory, done, status, built, time.monotonic() - began)
 
 
-def report(args, scenario, run, memory, done, status, built, total) -> int:  # noqa: PLR0913
+def report(args, scenario, run, memory, done, status, built, total) -> int:
     def latency(language: str, overlap: bool) -> str:
         values = run.latency.get((language, overlap), [])
         return f"{len(values):,} | {percentile(values, 0.5):.1f} ms | {percentile(values, 0.99):.1f} ms"
@@ -436,7 +439,8 @@ def report(args, scenario, run, memory, done, status, built, total) -> int:  # n
         "| figure | value |",
         "|---|---:|",
         f"| searchers | {len({s for s, _ in run.seen.get(0, set())}) or 0} ({SEARCHERS} Python threads"
-        + ("" if args.no_node else f", {SEARCHERS} in the Node child") + ") |",
+        + ("" if args.no_node else f", {SEARCHERS} in the Node child")
+        + ") |",
         f"| operations finished | {len(done)} of {len(scenario.operations())} |",
         f"| answers checked against a walk | {run.checked:,} |",
         f"| stale answers | {len(run.stale)} |",

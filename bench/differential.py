@@ -57,8 +57,10 @@ def link(root: Path, rel, target):
     os.symlink(os.fsencode(target), path)
 
 
-WORDS = ("alpha beta gamma delta foo bar baz qux TODO FIXME error Error ERROR warn import def "
-         "class return self value Value needle haystack hello world é ü ß 日本 unicode").split()
+WORDS = (
+    "alpha beta gamma delta foo bar baz qux TODO FIXME error Error ERROR warn import def "
+    "class return self value Value needle haystack hello world é ü ß 日本 unicode"
+).split()
 
 
 def filler(rng, lines, width=8):
@@ -73,12 +75,20 @@ def build_clean(root: Path, rng):
     w(root, ".gitignore", "build/\n*.log\n")
     w(root, "build/out.txt", "foo in build\n")
     w(root, "debug.log", "error: foo failed\n")
-    w(root, "src/main.py", "import os\n\n\ndef main():\n    # TODO: foo\n    print('hello world')\n"
-      "    return 0\n\n\nclass Foo:\n    def bar(self):\n        return self.value\n\n"
-      "if __name__ == '__main__':\n    main()\n")
+    w(
+        root,
+        "src/main.py",
+        "import os\n\n\ndef main():\n    # TODO: foo\n    print('hello world')\n"
+        "    return 0\n\n\nclass Foo:\n    def bar(self):\n        return self.value\n\n"
+        "if __name__ == '__main__':\n    main()\n",
+    )
     w(root, "src/util.py", "def helper(x):\n    return x + 1\n\nERROR = 'error'\nfoo = 1\nfoobar = 2\n")
-    w(root, "src/lib.rs", "fn main() {\n    println!(\"hello\");\n}\n\n// TODO foo\nstruct Foo;\n"
-      "impl Foo {\n    fn bar(&self) -> u32 { 42 }\n}\n")
+    w(
+        root,
+        "src/lib.rs",
+        'fn main() {\n    println!("hello");\n}\n\n// TODO foo\nstruct Foo;\n'
+        "impl Foo {\n    fn bar(&self) -> u32 { 42 }\n}\n",
+    )
     w(root, "src/nested/deep/mod.rs", "pub fn deep() {}\n// foo bar baz\n// FIXME\n")
     w(root, "docs/guide.txt", filler(rng, 60))
     w(root, "docs/notes.md", "alpha\nbeta\ngamma\nalpha beta\n\n\nfoo\nfoo\nfoo\n")
@@ -97,7 +107,7 @@ def build_messy(root: Path, rng):
     # between the 32 KiB and 64 KiB marks; NUL at the very end.
     w(root, "bin/early.bin", b"foo\x00bar\nfoo again\n")
     w(root, "bin/image.png", b"\x89PNG\r\n\x1a\n\x00\x00foo" + bytes(range(256)))
-    late = (filler(rng, 3000).encode() + b"foo before the nul\n")
+    late = filler(rng, 3000).encode() + b"foo before the nul\n"
     late += b"x" * 100 + b"\x00" + b"\nfoo after the nul\n" + b"foo\n" * 5
     w(root, "bin/late.txt", late)
     mid = filler(rng, 1500).encode()
@@ -153,13 +163,47 @@ def build_messy(root: Path, rng):
 # Queries
 
 PATTERNS = [
-    "foo", "Foo", "FOO", "hello", "TODO", "error", "Error", r"fo+", r"\bfoo\b", r"^foo",
-    r"foo$", r"def \w+", r"[A-Z]{3,}", r"é", r"日本", r"caf.", r"bar|baz", r"\d+", r"^$",
-    r"x*", r"(?i)todo", r"foo bar", r"nothing-matches-this", r"na.ve", r"foo.*bar", r"\r$",
-    r"return", r"self\.value", r"^\s+", r"a",
+    "foo",
+    "Foo",
+    "FOO",
+    "hello",
+    "TODO",
+    "error",
+    "Error",
+    r"fo+",
+    r"\bfoo\b",
+    r"^foo",
+    r"foo$",
+    r"def \w+",
+    r"[A-Z]{3,}",
+    r"é",
+    r"日本",
+    r"caf.",
+    r"bar|baz",
+    r"\d+",
+    r"^$",
+    r"x*",
+    r"(?i)todo",
+    r"foo bar",
+    r"nothing-matches-this",
+    r"na.ve",
+    r"foo.*bar",
+    r"\r$",
+    r"return",
+    r"self\.value",
+    r"^\s+",
+    r"a",
 ]
-MULTILINE_PATTERNS = [r"foo\nbar", r"def.*\n.*return", r"\}\n\n", r"alpha\nbeta\ngamma",
-                      r"foo\n", r"(?s)foo.*?bar", r"\n\n", r"TODO.*\n.*"]
+MULTILINE_PATTERNS = [
+    r"foo\nbar",
+    r"def.*\n.*return",
+    r"\}\n\n",
+    r"alpha\nbeta\ngamma",
+    r"foo\n",
+    r"(?s)foo.*?bar",
+    r"\n\n",
+    r"TODO.*\n.*",
+]
 FIXED = ["foo", "foo bar", "a.b", "(", "self.value", "é", "[x]"]
 # Files with a NUL byte that queries may name explicitly (rg searches those in its "convert"
 # binary mode; fsnative skips them as it does binary files it walks into).
@@ -167,15 +211,25 @@ EXPLICIT_BINARY = {"bin/late.txt", "bin/early.bin"}
 GLOBS = ["*.txt", "*.py", "!*.md", "src/**", "**/*.rs", "*.{py,rs}", "!gen/**", "*.tmp"]
 TYPES = ["py", "rust", "md", "txt", "js", "ts"]
 SUBPATHS_CLEAN = ["src", "docs", "src/main.py", "data/noeol.txt", "web"]
-SUBPATHS_MESSY = ["bin", "enc", "l1", "names", "proj/src", "bin/late.txt", "enc/utf16le.txt",
-                  "enc/mixed.txt", "l1/l2", "bin/early.bin", "links"]
+SUBPATHS_MESSY = [
+    "bin",
+    "enc",
+    "l1",
+    "names",
+    "proj/src",
+    "bin/late.txt",
+    "enc/utf16le.txt",
+    "enc/mixed.txt",
+    "l1/l2",
+    "bin/early.bin",
+    "links",
+]
 
 
 def gen_query(rng):
     q = {"tree": rng.choice(["clean", "messy", "messy"])}
     q["format"] = rng.choices(["standard", "json", "heading"], [5, 3, 1])[0]
-    q["mode"] = "content" if q["format"] != "standard" else rng.choices(
-        ["content", "count", "files"], [6, 2, 2])[0]
+    q["mode"] = "content" if q["format"] != "standard" else rng.choices(["content", "count", "files"], [6, 2, 2])[0]
     q["style"] = rng.choice(["absolute", "relative"])
     multiline = rng.random() < 0.15
     fixed = not multiline and rng.random() < 0.1
@@ -280,10 +334,18 @@ def rg_args(q, root):
 
 def fs_args(q, root):
     req = {
-        "mode": q["mode"], "multiline": q["multiline"], "fixed_strings": q["fixed"],
-        "case_mode": q["case"], "word": q["word"], "invert": q["invert"],
-        "hidden": q["hidden"], "no_ignore": q["no_ignore"], "follow_links": q["follow"],
-        "search_binary": q["text"], "limit": None, "sort": "path",
+        "mode": q["mode"],
+        "multiline": q["multiline"],
+        "fixed_strings": q["fixed"],
+        "case_mode": q["case"],
+        "word": q["word"],
+        "invert": q["invert"],
+        "hidden": q["hidden"],
+        "no_ignore": q["no_ignore"],
+        "follow_links": q["follow"],
+        "search_binary": q["text"],
+        "limit": None,
+        "sort": "path",
     }
     ctx = q.get("context", {})
     if "C" in ctx:
@@ -374,8 +436,10 @@ def classify(q, rg: bytes, fs: bytes) -> str:
                 return f"json: message {ja.get('type')} vs {jb.get('type')}"
             keys = diff_keys(ja, jb)
             if "data.lines.bytes" in keys:
-                return ("documented: JSON line text that is not UTF-8 is printed lossily, "
-                        "not as {\"bytes\": …}, and submatch offsets index that text")
+                return (
+                    "documented: JSON line text that is not UTF-8 is printed lossily, "
+                    'not as {"bytes": …}, and submatch offsets index that text'
+                )
             return f"json {ja.get('type')}: " + ", ".join(sorted(keys))[:120]
         return f"json: {len(rl)} vs {len(fl)} lines"
     for a, b in zip(rl, fl):
@@ -439,8 +503,9 @@ def main():
     for q in queries:
         root = roots[q["tree"]]
         cwd = root  # rg matches globs relative to its working directory
-        rg = subprocess.run([args.rg] + rg_args(q, root), cwd=cwd, capture_output=True, env=env,
-                            stdin=subprocess.DEVNULL)  # rg would search a piped stdin
+        rg = subprocess.run(
+            [args.rg] + rg_args(q, root), cwd=cwd, capture_output=True, env=env, stdin=subprocess.DEVNULL
+        )  # rg would search a piped stdin
         fs = subprocess.run([args.fsgrep] + fs_args(q, root), cwd=cwd, capture_output=True)
         a, b = normalize(q, rg.stdout), normalize(q, fs.stdout)
         if a == b:
@@ -457,9 +522,14 @@ def main():
         if shown < args.show and args.only in kind:
             shown += 1
             print(f"--- {describe(q)}\n    rg args: {rg_args(q, root)}")
-            diff = difflib.unified_diff(a.decode("utf-8", "replace").splitlines(),
-                                        b.decode("utf-8", "replace").splitlines(),
-                                        "rg", "fsnative", lineterm="", n=1)
+            diff = difflib.unified_diff(
+                a.decode("utf-8", "replace").splitlines(),
+                b.decode("utf-8", "replace").splitlines(),
+                "rg",
+                "fsnative",
+                lineterm="",
+                n=1,
+            )
             print("\n".join(list(diff)[:40]))
             if fs.stderr:
                 print("    fsnative stderr: " + fs.stderr.decode("utf-8", "replace"))

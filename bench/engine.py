@@ -6,7 +6,7 @@ start-up is in both figures.
 
 import subprocess
 
-from measure import RG, SCENARIOS, BENCH, corpus, interleaved, patterns_of, record, save, trees
+from measure import BENCH, RG, SCENARIOS, corpus, interleaved, patterns_of, record, save, trees
 
 FSGREP = str(BENCH.parent / "target" / "release" / "examples" / "fsgrep")
 CASES = ["rare_literal", "common_limit", "regex_context", "case_insensitive", "files_mode", "multi_pattern"]
@@ -44,8 +44,9 @@ def main():
                 }
             )
             title = f"{case['title'].split(',')[0]} ({' '.join(flags)} `{pattern}`)"
-            rows += record("engine", tree, case_id, title, runs,
-                           lambda name: ["fsnative (fsgrep)"] if name == "rg" else [])
+            rows += record(
+                "engine", tree, case_id, title, runs, lambda name: ["fsnative (fsgrep)"] if name == "rg" else []
+            )
     save("engine", rows)
 
 

@@ -65,16 +65,33 @@ FRECENCY_CASE, FRECENCY_TITLE = "frecency-", "frecency attached vs not: "
 # typo inside a path, and a short query most paths match.
 SPEED_QUERIES = {
     "small": [("typo in a path", "handlres/grep"), ("several terms", "web api")],
-    "medium": [("typo", "subprocses"), ("partial name", "headerreg"), ("path fragment", "email/parser"),
-               ("several terms", "json dec"), ("case mix", "HeaderValueParser"),
-               ("typo in a path", "multiprocesing/managers"), ("short, many matches", "test")],
-    "large": [("typo", "hanlder_21"), ("partial name", "pkg0451 hand"), ("path fragment", "pkg0214/api/v1/list_9"),
-              ("several terms", "pkg0020 api v1 table_1.rs"), ("case mix", "pkg0223 api/v1/Search19"),
-              ("typo in a path", "pgk0451/src/handler_21"), ("short, many matches", "test")],
-    MILLION_TREE: [("typo", "hanlder_21"), ("partial name", "pkg5339 tab"),
-                   ("path fragment", "cpython3/Lib/email/parser"), ("several terms", "pkg4020 api v1 table_1.rs"),
-                   ("case mix", "HeaderValueParser"), ("typo in a path", "pgk6451/src/handler_21"),
-                   ("short, many matches", "test")],
+    "medium": [
+        ("typo", "subprocses"),
+        ("partial name", "headerreg"),
+        ("path fragment", "email/parser"),
+        ("several terms", "json dec"),
+        ("case mix", "HeaderValueParser"),
+        ("typo in a path", "multiprocesing/managers"),
+        ("short, many matches", "test"),
+    ],
+    "large": [
+        ("typo", "hanlder_21"),
+        ("partial name", "pkg0451 hand"),
+        ("path fragment", "pkg0214/api/v1/list_9"),
+        ("several terms", "pkg0020 api v1 table_1.rs"),
+        ("case mix", "pkg0223 api/v1/Search19"),
+        ("typo in a path", "pgk0451/src/handler_21"),
+        ("short, many matches", "test"),
+    ],
+    MILLION_TREE: [
+        ("typo", "hanlder_21"),
+        ("partial name", "pkg5339 tab"),
+        ("path fragment", "cpython3/Lib/email/parser"),
+        ("several terms", "pkg4020 api v1 table_1.rs"),
+        ("case mix", "HeaderValueParser"),
+        ("typo in a path", "pgk6451/src/handler_21"),
+        ("short, many matches", "test"),
+    ],
 }
 # tree -> (target, is it met by (fsnative row, fff row)) for the speed rows.
 SPEED_TARGETS = {
@@ -159,8 +176,10 @@ def percentile(samples, share):
 
 def timed_finds(tools, query):
     """The query through every tool, interleaved; runs with p90 added."""
-    impls = {name: (lambda tool=tool: tuple(len(x) if isinstance(x, list) else x for x in tool.find(query, LIMIT)))
-             for name, tool in tools.items()}
+    impls = {
+        name: (lambda tool=tool: tuple(len(x) if isinstance(x, list) else x for x in tool.find(query, LIMIT)))
+        for name, tool in tools.items()
+    }
     runs = interleaved(impls, warmup=CALL_WARMUP, reps=CALL_REPS)
     for run in runs.values():
         run["p90"] = percentile(run["samples"], 0.9)
@@ -176,9 +195,15 @@ def speed_rows(tools, tree, baseline="fsnative", case_prefix="", title_prefix=""
 
     for number, (kind, query) in enumerate(SPEED_QUERIES[tree]):
         runs = timed_finds(tools, query)
-        rows += record(SUITE, tree, f"{case_prefix}q{number}", f"{title_prefix}find `{query}` ({kind}), top {LIMIT}",
-                       runs, baselines,
-                       {name: f"p90 {run['p90']:.2f} ms; {run['files']} matched" for name, run in runs.items()})
+        rows += record(
+            SUITE,
+            tree,
+            f"{case_prefix}q{number}",
+            f"{title_prefix}find `{query}` ({kind}), top {LIMIT}",
+            runs,
+            baselines,
+            {name: f"p90 {run['p90']:.2f} ms; {run['files']} matched" for name, run in runs.items()},
+        )
         for name, run in runs.items():
             pooled[name]["samples"] += run["samples"]
             pooled[name]["matches"] += run["matches"]
@@ -186,8 +211,15 @@ def speed_rows(tools, tree, baseline="fsnative", case_prefix="", title_prefix=""
     for run in pooled.values():
         run["p90"] = percentile(run["samples"], 0.9)
     title = f"{title_prefix}all {len(SPEED_QUERIES[tree])} queries pooled, top {LIMIT}"
-    rows += record(SUITE, tree, f"{case_prefix}all", title, pooled, baselines,
-                   {name: f"p90 {run['p90']:.2f} ms" for name, run in pooled.items()})
+    rows += record(
+        SUITE,
+        tree,
+        f"{case_prefix}all",
+        title,
+        pooled,
+        baselines,
+        {name: f"p90 {run['p90']:.2f} ms" for name, run in pooled.items()},
+    )
     return rows
 
 
@@ -211,9 +243,13 @@ def frecency_rows(plain, tree, root):
     db = tempfile.mkdtemp(prefix="fsnative-frecency-")
     try:
         try:
-            with_db, _ = open_ready(lambda: Fsnative(root, index=fsnative_index(tree),
-                                                     frecency={"path": os.path.join(db, "frecency"), "profile": "ai"}),
-                                    "fsnative + frecency", tree)
+            with_db, _ = open_ready(
+                lambda: Fsnative(
+                    root, index=fsnative_index(tree), frecency={"path": os.path.join(db, "frecency"), "profile": "ai"}
+                ),
+                "fsnative + frecency",
+                tree,
+            )
         except (TypeError, ValueError) as error:
             return [], f"fsnative would not attach a frecency database: {error}"
         try:
@@ -225,11 +261,16 @@ def frecency_rows(plain, tree, root):
             for path in accessed:
                 for _ in range(rng.randint(1, 5)):
                     with_db.sandbox.record_access(str(with_db.root / path))
-            rows = speed_rows({"fsnative": plain, "fsnative + frecency": with_db}, tree, case_prefix=FRECENCY_CASE,
-                              title_prefix=FRECENCY_TITLE)
+            rows = speed_rows(
+                {"fsnative": plain, "fsnative + frecency": with_db},
+                tree,
+                case_prefix=FRECENCY_CASE,
+                title_prefix=FRECENCY_TITLE,
+            )
             note = f"{len(accessed)} files with recorded accesses (profile ai)"
-            return [{**row, "note": f"{row['note']}; {note}" if row["impl"] != "fsnative" else row["note"]}
-                    for row in rows], None
+            return [
+                {**row, "note": f"{row['note']}; {note}" if row["impl"] != "fsnative" else row["note"]} for row in rows
+            ], None
         finally:
             with_db.close()
     finally:
@@ -239,8 +280,14 @@ def frecency_rows(plain, tree, root):
 def run_tree(tree, tool_names):
     """Everything for one tree: its part of the raw data."""
     root = tree_root(tree)
-    part = {"rows": [], "ranking": [], "status": {}, "ready_ms": {}, "frecency_pending": None,
-            "load": [round(os.getloadavg()[0], 1)]}
+    part = {
+        "rows": [],
+        "ranking": [],
+        "status": {},
+        "ready_ms": {},
+        "frecency_pending": None,
+        "load": [round(os.getloadavg()[0], 1)],
+    }
     tools = {}
     try:
         for name in tool_names:
@@ -275,8 +322,12 @@ def raw_path():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tools", nargs="+", choices=["fsnative", "fff"], default=["fsnative", "fff"])
-    parser.add_argument("--trees", nargs="+", choices=list(SPEED_QUERIES),
-                        default=["small"] if SMOKE else ["medium", "large", MILLION_TREE])
+    parser.add_argument(
+        "--trees",
+        nargs="+",
+        choices=list(SPEED_QUERIES),
+        default=["small"] if SMOKE else ["medium", "large", MILLION_TREE],
+    )
     parser.add_argument("--report", action="store_true", help="only rewrite the report from the raw data")
     args = parser.parse_args()
     if args.report:
@@ -293,9 +344,12 @@ def main():
     source = os.environ.get("BENCH_FSNATIVE_SOURCE", f"commit {commit}")
     for tree in args.trees:
         part = run_tree(tree, args.tools)
-        part.update(fsnative_pending=pending, fsnative_source=None if pending else source,
-                    versions={name: installed_version(name) for name in ("fsnative", "fff-search")},
-                    when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+        part.update(
+            fsnative_pending=pending,
+            fsnative_source=None if pending else source,
+            versions={name: installed_version(name) for name in ("fsnative", "fff-search")},
+            when=datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        )
         data["trees"][tree] = part
         RAW.mkdir(parents=True, exist_ok=True)
         raw_path().write_text(json.dumps(data, indent=1))
@@ -309,8 +363,9 @@ def fmt_ms(value):
 def hit_rates(entries, name):
     """(top-1, top-3, top-20) counts of a tool over labelled results, each query's hits
     averaged over its repeats."""
-    return tuple(sum(statistics.mean(r is not None and r <= k for r in e["ranks"][name]) for e in entries)
-                 for k in (1, 3, LIMIT))
+    return tuple(
+        sum(statistics.mean(r is not None and r <= k for r in e["ranks"][name]) for e in entries) for k in (1, 3, LIMIT)
+    )
 
 
 def verdict(met):
@@ -318,8 +373,10 @@ def verdict(met):
 
 
 def speed_table(trees):
-    lines = ["| tree | query | fsnative p50 | fsnative p90 | fff p50 | fff p90 | fsnative ÷ fff (p50) | target "
-             "| result |", "|---|---|---:|---:|---:|---:|---:|---|---|"]
+    lines = [
+        "| tree | query | fsnative p50 | fsnative p90 | fff p50 | fff p90 | fsnative ÷ fff (p50) | target | result |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|",
+    ]
     for tree, part in trees.items():
         by_case = {}
         for row in part["rows"]:
@@ -359,24 +416,40 @@ def ranking_tables(trees):
         return verdict(hit_rates(entries, "fsnative")[1] >= hit_rates(entries, "fff")[1])
 
     columns = " | ".join(f"{name} top {k}" for name in names for k in (1, 3, LIMIT))
-    lines = [f"Each query runs {RANK_REPEATS} time{'s' * (RANK_REPEATS != 1)} per tool and its hits are averaged "
-             "(fff orders paths of equal score differently from call to call), so a count can be fractional.", ""]
+    lines = [
+        f"Each query runs {RANK_REPEATS} time{'s' * (RANK_REPEATS != 1)} per tool and its hits are averaged "
+        "(fff orders paths of equal score differently from call to call), so a count can be fractional.",
+        "",
+    ]
     lines += [f"| tree | queries | {columns} | target | result |", "|---|---:|---:|---:|---:|---:|---:|---:|---|---|"]
     everything = [e for entries in labelled.values() for e in entries]
     groups = list(labelled.items()) + ([("all", everything)] if len(labelled) > 1 else [])
     for tree, entries in groups:
-        lines.append(f"| {tree} | {len(entries)} | " + " | ".join(cells(entries)) +
-                     f" | top 3 at least as often as fff | {result(entries)} |")
-    lines += ["", "By kind (every tree above):", "", f"| kind | queries | {columns} |",
-              "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        lines.append(
+            f"| {tree} | {len(entries)} | "
+            + " | ".join(cells(entries))
+            + f" | top 3 at least as often as fff | {result(entries)} |"
+        )
+    lines += [
+        "",
+        "By kind (every tree above):",
+        "",
+        f"| kind | queries | {columns} |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for kind in sorted({e["kind"] for e in everything}):
         entries = [e for e in everything if e["kind"] == kind]
         lines.append(f"| {kind} | {len(entries)} | " + " | ".join(cells(entries)) + " |")
     calls = f"{RANK_REPEATS} call{'s' * (RANK_REPEATS != 1)}"
-    lines += ["", f"Every labelled query: the rank of the intended file in the top {LIMIT} (the lowest–highest "
-              f"over {calls} when they differ), and the first path of the first call when the intended file is "
-              "not always first:", "",
-              "| tree | kind | query | intended file | fsnative | fff |", "|---|---|---|---|---|---|"]
+    lines += [
+        "",
+        f"Every labelled query: the rank of the intended file in the top {LIMIT} (the lowest–highest "
+        f"over {calls} when they differ), and the first path of the first call when the intended file is "
+        "not always first:",
+        "",
+        "| tree | kind | query | intended file | fsnative | fff |",
+        "|---|---|---|---|---|---|",
+    ]
 
     def place(entry, name):
         if name not in entry["ranks"]:
@@ -388,8 +461,10 @@ def ranking_tables(trees):
 
     for tree, entries in labelled.items():
         for entry in entries:
-            lines.append(f"| {tree} | {entry['kind']} | `{entry['query']}` | `{entry['expect']}` | "
-                         f"{place(entry, 'fsnative')} | {place(entry, 'fff')} |")
+            lines.append(
+                f"| {tree} | {entry['kind']} | `{entry['query']}` | `{entry['expect']}` | "
+                f"{place(entry, 'fsnative')} | {place(entry, 'fff')} |"
+            )
     return lines
 
 
@@ -403,14 +478,23 @@ def frecency_table(trees):
         for impls in by_case.values():
             plain, with_db = impls["fsnative"], impls["fsnative + frecency"]
             ratio = with_db["median"] / plain["median"]
-            lines.append(f"| {tree} | {plain['title'].removeprefix(FRECENCY_TITLE)} | {fmt_ms(plain['median'])} | "
-                         f"{fmt_ms(with_db['median'])} | {ratio:.3f} | ≤ {FRECENCY_MOST:.2f} | "
-                         f"{verdict(ratio <= FRECENCY_MOST)} |")
+            lines.append(
+                f"| {tree} | {plain['title'].removeprefix(FRECENCY_TITLE)} | {fmt_ms(plain['median'])} | "
+                f"{fmt_ms(with_db['median'])} | {ratio:.3f} | ≤ {FRECENCY_MOST:.2f} | "
+                f"{verdict(ratio <= FRECENCY_MOST)} |"
+            )
         why = "fsnative's find not measured" if part.get("fsnative_pending") else part.get("frecency_pending")
         if why:
             lines.append(f"| {tree} | not run: {why} | | | | ≤ {FRECENCY_MOST:.2f} | pending |")
-    return ["| tree | query | fsnative | fsnative + frecency | with ÷ without (p50) | target | result |",
-            "|---|---|---:|---:|---:|---|---|"] + lines if lines else []
+    return (
+        [
+            "| tree | query | fsnative | fsnative + frecency | with ÷ without (p50) | target | result |",
+            "|---|---|---:|---:|---:|---|---|",
+        ]
+        + lines
+        if lines
+        else []
+    )
 
 
 def write_report():
@@ -435,42 +519,69 @@ def write_report():
     ]
     for tree, part in trees.items():
         shown = ("files", "dirs", "state", "watching", "memory_bytes")
-        status = "; ".join(f"{name} " + ", ".join(f"{k}={v}" for k, v in fields.items() if k in shown)
-                           for name, fields in part["status"].items())
+        status = "; ".join(
+            f"{name} " + ", ".join(f"{k}={v}" for k, v in fields.items() if k in shown)
+            for name, fields in part["status"].items()
+        )
         ready = ", ".join(f"{name} {ms / 1000:.1f} s" for name, ms in part["ready_ms"].items())
-        fsn = (f"fsnative {part['versions']['fsnative']} built from {part['fsnative_source']}"
-               if part["fsnative_source"] else f"**fsnative's side not run**: {part['fsnative_pending']}")
-        lines.append(f"- {tree} (run {part['when']}): {fsn}; fff-search {part['versions']['fff-search']}; "
-                     f"constructor to ready: {ready}; {status}; load average (1 min) before and after: "
-                     f"{' and '.join(map(str, part['load']))}")
+        fsn = (
+            f"fsnative {part['versions']['fsnative']} built from {part['fsnative_source']}"
+            if part["fsnative_source"]
+            else f"**fsnative's side not run**: {part['fsnative_pending']}"
+        )
+        lines.append(
+            f"- {tree} (run {part['when']}): {fsn}; fff-search {part['versions']['fff-search']}; "
+            f"constructor to ready: {ready}; {status}; load average (1 min) before and after: "
+            f"{' and '.join(map(str, part['load']))}"
+        )
     if MILLION_TREE in trees:
-        lines.append(f"- the {MILLION_TREE} tree: {MILLION:,} empty files, {MILLION_COPIES} copies of the stdlib under "
-                     "`vendor/cpython<k>/Lib/` and of the large tree's packages renumbered copy by copy "
-                     f"(`packages/pkg0000`, `pkg0001`, …), cut at {MILLION:,} files; fsnative's index with "
-                     f"`max_files={MILLION_MAX_FILES:,}` "
-                     "(its default, 1,000,000 entries, counts directories too)")
+        lines.append(
+            f"- the {MILLION_TREE} tree: {MILLION:,} empty files, {MILLION_COPIES} copies of the stdlib under "
+            "`vendor/cpython<k>/Lib/` and of the large tree's packages renumbered copy by copy "
+            f"(`packages/pkg0000`, `pkg0001`, …), cut at {MILLION:,} files; fsnative's index with "
+            f"`max_files={MILLION_MAX_FILES:,}` "
+            "(its default, 1,000,000 entries, counts directories too)"
+        )
     rows = [row for part in trees.values() for row in part["rows"] if not row["case"].startswith(FRECENCY_CASE)]
     svg = report.chart(SUITE, rows, report.index(rows), title="Fuzzy find: fsnative vs fff (Python), top 20")
     lines += ["", "## Speed", "", *speed_table(trees), ""] + (["![fsnative vs fff](find.svg)", ""] if svg else [])
     ranking_lines = ranking_tables(trees)
     if ranking_lines:
-        lines += ["## Ranking: the labelled set (`bench/find_queries.json`)", "",
-                  json.loads((BENCH / "find_queries.json").read_text())["about"], "", *ranking_lines, ""]
+        lines += [
+            "## Ranking: the labelled set (`bench/find_queries.json`)",
+            "",
+            json.loads((BENCH / "find_queries.json").read_text())["about"],
+            "",
+            *ranking_lines,
+            "",
+        ]
     frecency_lines = frecency_table(trees)
     if frecency_lines:
-        lines += ["## Frecency: what a find with a frecency database attached costs", "",
-                  "fsnative alone (fff's Python API records no accesses): the same tree indexed twice, one sandbox "
-                  "with a frecency database (profile `ai`) holding accesses to "
-                  f"{FRECENCY_SHARE * 100:g} % of the files (at most {FRECENCY_MAX_FILES:,}) and to the top "
-                  f"{FRECENCY_TOP} of each query, one without; the queries interleaved.", "", *frecency_lines, ""]
-    lines += ["## Every measurement", "", "| tree | query | tool | p50 | p90 | spread (min–max) | returned / matched "
-              "|", "|---|---|---|---:|---:|---:|---:|"]
+        lines += [
+            "## Frecency: what a find with a frecency database attached costs",
+            "",
+            "fsnative alone (fff's Python API records no accesses): the same tree indexed twice, one sandbox "
+            "with a frecency database (profile `ai`) holding accesses to "
+            f"{FRECENCY_SHARE * 100:g} % of the files (at most {FRECENCY_MAX_FILES:,}) and to the top "
+            f"{FRECENCY_TOP} of each query, one without; the queries interleaved.",
+            "",
+            *frecency_lines,
+            "",
+        ]
+    lines += [
+        "## Every measurement",
+        "",
+        "| tree | query | tool | p50 | p90 | spread (min–max) | returned / matched |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
     for tree, part in trees.items():
         for row in part["rows"]:
             samples = row["samples"]
-            lines.append(f"| {tree} | {row['title']} | {row['impl']} | {fmt_ms(row['median'])} | "
-                         f"{fmt_ms(row['p90'])} | {fmt_ms(min(samples))} – {fmt_ms(max(samples))} | "
-                         f"{row['matches']} / {row['files']} |")
+            lines.append(
+                f"| {tree} | {row['title']} | {row['impl']} | {fmt_ms(row['median'])} | "
+                f"{fmt_ms(row['p90'])} | {fmt_ms(min(samples))} – {fmt_ms(max(samples))} | "
+                f"{row['matches']} / {row['files']} |"
+            )
     output_dir = report.RESULTS / "smoke" if SMOKE else report.RESULTS
     output_dir.mkdir(parents=True, exist_ok=True)
     (output_dir / "find.md").write_text("\n".join(lines) + "\n")

@@ -52,8 +52,15 @@ def main():
         same_files = ["fsnative (no_ignore)"]
         with_hidden = ["fsnative (no_ignore, hidden)"]
         baselines = {"Path.rglob": with_hidden, "glob.glob(recursive=True)": same_files, "wcmatch.glob": same_files}
-        rows += record("glob-python", tree, "py_files", f"`{PATTERN}`", runs, lambda name: baselines.get(name, []),
-                       {"fsnative (default: .gitignore)": "skips ignored directories: fewer files, shown for reference"})
+        rows += record(
+            "glob-python",
+            tree,
+            "py_files",
+            f"`{PATTERN}`",
+            runs,
+            lambda name: baselines.get(name, []),
+            {"fsnative (default: .gitignore)": "skips ignored directories: fewer files, shown for reference"},
+        )
     save("glob-python", rows)
 
 

@@ -94,8 +94,13 @@ def python_ripgrep_search(case, tree):
     def run():
         # One formatted string per file, a line per match or context line.
         per_file = python_ripgrep.search(
-            patterns, paths=[str(corpus(tree))], line_number=True, after_context=context, before_context=context,
-            separator_field_match=MATCH_SEPARATOR, separator_field_context="\x1e",
+            patterns,
+            paths=[str(corpus(tree))],
+            line_number=True,
+            after_context=context,
+            before_context=context,
+            separator_field_match=MATCH_SEPARATOR,
+            separator_field_context="\x1e",
         )
         if files_mode:
             return len(per_file), len(per_file)
@@ -131,8 +136,15 @@ def main():
                     "python-ripgrep": python_ripgrep_search(case, tree),
                 }
             )
-            rows += record("grep-python", tree, case_id, case["title"], runs,
-                           lambda name: [] if name == "fsnative" else ["fsnative"], peer_notes(case))
+            rows += record(
+                "grep-python",
+                tree,
+                case_id,
+                case["title"],
+                runs,
+                lambda name: [] if name == "fsnative" else ["fsnative"],
+                peer_notes(case),
+            )
         # fs-mcp's grep_content: `def test_`, rg --max-count=100 per file, 2 lines of context,
         # section-end hints; no total limit. fsnative once with limit 100, once doing the same work.
         case = SCENARIOS["def_test_limit"]
@@ -142,17 +154,27 @@ def main():
             {
                 "fsnative (limit 100)": fsnative_grep(sandbox, fs_mcp_case, tree),
                 "fsnative (fs-mcp's full output)": fsnative_grep(
-                    sandbox, fs_mcp_case, tree, limit=None, max_count_per_file=100,
+                    sandbox,
+                    fs_mcp_case,
+                    tree,
+                    limit=None,
+                    max_count_per_file=100,
                     section_end_patterns=FS_MCP_SECTION_PATTERNS,
                 ),
                 "fs-mcp grep_content": fs_mcp_grep_content(pattern, tree),
             }
         )
         rows += record(
-            "grep-python", tree, "fs_mcp", "`def test_` as fs-mcp's grep_content", runs,
+            "grep-python",
+            tree,
+            "fs_mcp",
+            "`def test_` as fs-mcp's grep_content",
+            runs,
             lambda name: list(runs)[:2] if name == "fs-mcp grep_content" else [],
-            {"fs-mcp grep_content": "no total limit (rg --max-count=100 per file), 2 lines of context, "
-                                    "re-reads each file for a section-end hint; rg without --no-require-git"},
+            {
+                "fs-mcp grep_content": "no total limit (rg --max-count=100 per file), 2 lines of context, "
+                "re-reads each file for a section-end hint; rg without --no-require-git"
+            },
             same_work_of=lambda name: list(runs)[1:2] if name == "fs-mcp grep_content" else [],
         )
     save("grep-python", rows)

@@ -98,8 +98,14 @@ def index_tree(tree):
             shutil.rmtree(mirror, ignore_errors=True)
             shutil.copytree(source, mirror, symlinks=True, ignore=ignore_stamp)
         (mirror / STAMP_NAME).write_text(stamp)
-    inside_git = subprocess.run(["git", "-C", str(mirror), "rev-parse", "--is-inside-work-tree"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    inside_git = (
+        subprocess.run(
+            ["git", "-C", str(mirror), "rev-parse", "--is-inside-work-tree"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ).returncode
+        == 0
+    )
     if inside_git:
         raise SystemExit(f"{mirror} is inside a git work tree: set BENCH_INDEX_TREES to a directory outside one")
     return mirror
@@ -137,8 +143,12 @@ class Fff:
         import fff
 
         self.db = tempfile.mkdtemp(prefix="fff-db-")
-        self.finder = fff.FileFinder(str(root), watch=True, frecency_db_path=os.path.join(self.db, "frecency"),
-                                     history_db_path=os.path.join(self.db, "history"))
+        self.finder = fff.FileFinder(
+            str(root),
+            watch=True,
+            frecency_db_path=os.path.join(self.db, "frecency"),
+            history_db_path=os.path.join(self.db, "history"),
+        )
 
     def wait_list(self):
         return self.finder.wait_for_scan_blocking(int(READY_TIMEOUT_S * 1000))
@@ -217,14 +227,31 @@ class Fsnative:
         """Fuzzy path search (find_bench.py): the paths relative to the root, best first, and
         how many matched."""
         result = self.sandbox.find(query, limit=limit)
-        paths = [entry.relative_path if hasattr(entry, "relative_path") else os.path.relpath(entry.path, self.root)
-                 for entry in result.entries]
+        paths = [
+            entry.relative_path if hasattr(entry, "relative_path") else os.path.relpath(entry.path, self.root)
+            for entry in result.entries
+        ]
         return paths, getattr(result, "total", len(paths))
 
     def status(self):
         status = self.sandbox.index_status()
-        fields = ("state", "files", "dirs", "bytes", "memory_bytes", "watching", "watched_dirs", "unwatched_dirs",
-                  "rescans", "content_files", "content_pending", "list_ms", "content_ms", "searches", "error")
+        fields = (
+            "state",
+            "files",
+            "dirs",
+            "bytes",
+            "memory_bytes",
+            "watching",
+            "watched_dirs",
+            "unwatched_dirs",
+            "rescans",
+            "content_files",
+            "content_pending",
+            "list_ms",
+            "content_ms",
+            "searches",
+            "error",
+        )
         return {field: getattr(status, field) for field in fields if hasattr(status, field)}
 
     def close(self):
@@ -251,12 +278,22 @@ def child(tool_name, tree, root):
     greps = [tool.grep(rare_literal(tree), LIMIT), tool.grep(COMMON, LIMIT), tool.grep(NO_MATCH_RANDOM, LIMIT)]
     after = {field: kib(field) for field in ("VmRSS", "RssAnon", "RssFile", "VmHWM")}
     status = tool.status()
-    print(json.dumps({
-        "ready": listed and content, "constructor_ms": constructor_ms, "list_ms": list_ms, "content_ms": content_ms,
-        "rss_mib": (after["VmRSS"] - before["VmRSS"]) / 1024, "anon_mib": (after["RssAnon"] - before["RssAnon"]) / 1024,
-        "file_mib": (after["RssFile"] - before["RssFile"]) / 1024, "hwm_mib": (after["VmHWM"] - before["VmRSS"]) / 1024,
-        "greps": greps, "status": status,
-    }))
+    print(
+        json.dumps(
+            {
+                "ready": listed and content,
+                "constructor_ms": constructor_ms,
+                "list_ms": list_ms,
+                "content_ms": content_ms,
+                "rss_mib": (after["VmRSS"] - before["VmRSS"]) / 1024,
+                "anon_mib": (after["RssAnon"] - before["RssAnon"]) / 1024,
+                "file_mib": (after["RssFile"] - before["RssFile"]) / 1024,
+                "hwm_mib": (after["VmHWM"] - before["VmRSS"]) / 1024,
+                "greps": greps,
+                "status": status,
+            }
+        )
+    )
     tool.close()
 
 
@@ -264,10 +301,14 @@ def run_children(tools, tree, root):
     """BUILD_REPS fresh processes per tool, the tools alternating; name -> list of child reports."""
     reports = {name: [] for name in tools}
     for round_index in range(BUILD_REPS):
-        order = tools[round_index % len(tools):] + tools[:round_index % len(tools)]
+        order = tools[round_index % len(tools) :] + tools[: round_index % len(tools)]
         for name in order:
-            out = subprocess.run([sys.executable, __file__, "--child", name, tree, str(root)], check=True,
-                                 stdout=subprocess.PIPE, text=True).stdout
+            out = subprocess.run(
+                [sys.executable, __file__, "--child", name, tree, str(root)],
+                check=True,
+                stdout=subprocess.PIPE,
+                text=True,
+            ).stdout
             report = json.loads(out)
             if not report["ready"]:
                 raise SystemExit(f"{name} on {tree}: not ready within {READY_TIMEOUT_S:.0f} s")
@@ -296,28 +337,62 @@ def build_and_memory_rows(tree, reports):
 
     # The target's pair: fsnative's wait_for_index (list and content prefilter) against fff's
     # wait_for_scan_blocking (its scan; its content warm-up goes on after it).
-    ready = {name: runs_of(name, [r["list_ms" if name == "fff" else "content_ms"] for r in runs])
-             for name, runs in reports.items()}
-    rows = record(SUITE, tree, "build_ready", "index build: constructor to ready", ready, against_fsnative,
-                  {"fff": "wait_for_scan_blocking", "fsnative": "wait_for_index"})
-    rows += phase("build_list", "index build: file list ready", "list_ms", "list_ms",
-                  {"fff": "wait_for_scan_blocking", "fsnative": "index_status().list_ms"})
-    rows += phase("build_content", "index build: content prefilter complete", "content_ms", "content_ms",
-                  {"fff": "scan_progress.is_warmup_complete, from the constructor",
-                   "fsnative": "index_status().content_ms"})
+    ready = {
+        name: runs_of(name, [r["list_ms" if name == "fff" else "content_ms"] for r in runs])
+        for name, runs in reports.items()
+    }
+    rows = record(
+        SUITE,
+        tree,
+        "build_ready",
+        "index build: constructor to ready",
+        ready,
+        against_fsnative,
+        {"fff": "wait_for_scan_blocking", "fsnative": "wait_for_index"},
+    )
+    rows += phase(
+        "build_list",
+        "index build: file list ready",
+        "list_ms",
+        "list_ms",
+        {"fff": "wait_for_scan_blocking", "fsnative": "index_status().list_ms"},
+    )
+    rows += phase(
+        "build_content",
+        "index build: content prefilter complete",
+        "content_ms",
+        "content_ms",
+        {"fff": "scan_progress.is_warmup_complete, from the constructor", "fsnative": "index_status().content_ms"},
+    )
     memory = {name: runs_of(name, [r["rss_mib"] for r in runs]) for name, runs in reports.items()}
-    notes = {name: "RssAnon +{:.1f}, RssFile +{:.1f}, peak +{:.1f} MiB (medians)".format(
-        *(statistics.median(r[key] for r in runs) for key in ("anon_mib", "file_mib", "hwm_mib")))
-        for name, runs in reports.items()}
-    rows += record(SUITE, tree, "memory", "memory: VmRSS added by the ready index + 3 greps", memory,
-                   against_fsnative, notes, unit="MiB")
+    notes = {
+        name: "RssAnon +{:.1f}, RssFile +{:.1f}, peak +{:.1f} MiB (medians)".format(
+            *(statistics.median(r[key] for r in runs) for key in ("anon_mib", "file_mib", "hwm_mib"))
+        )
+        for name, runs in reports.items()
+    }
+    rows += record(
+        SUITE,
+        tree,
+        "memory",
+        "memory: VmRSS added by the ready index + 3 greps",
+        memory,
+        against_fsnative,
+        notes,
+        unit="MiB",
+    )
     return rows
 
 
 def warm_rows(tools, tree):
     """The warm calls, tools interleaved round by round."""
-    literal_cases = {"no_match_random": NO_MATCH_RANDOM, "no_match_words": NO_MATCH_WORDS,
-                     "rare_literal": rare_literal(tree), "common": COMMON, "phrase": PHRASE}
+    literal_cases = {
+        "no_match_random": NO_MATCH_RANDOM,
+        "no_match_words": NO_MATCH_WORDS,
+        "rare_literal": rare_literal(tree),
+        "common": COMMON,
+        "phrase": PHRASE,
+    }
     rows = []
     for case, title in CASES.items():
         if case in literal_cases:
@@ -329,14 +404,28 @@ def warm_rows(tools, tree):
         runs = interleaved(impls, warmup=CALL_WARMUP, reps=CALL_REPS)
         notes = {}
         if case.startswith("no_match"):
-            notes = {name: f"**matched {run['matches']} lines: not a no-match case**"
-                     for name, run in runs.items() if run["matches"]}
-        if "fff" in runs and case not in ("no_match_random", "no_match_words", "glob") and runs["fff"]["matches"] > LIMIT:
+            notes = {
+                name: f"**matched {run['matches']} lines: not a no-match case**"
+                for name, run in runs.items()
+                if run["matches"]
+            }
+        if (
+            "fff" in runs
+            and case not in ("no_match_random", "no_match_words", "glob")
+            and runs["fff"]["matches"] > LIMIT
+        ):
             notes["fff"] = f"page_limit is not a cap: {runs['fff']['matches']} records for page_limit={LIMIT}"
         if case == "glob":
             notes = {name: "matches = entries returned, files = total matching" for name in runs}
-        rows += record(SUITE, tree, case, title.format(rare=literal_cases["rare_literal"]), runs,
-                       lambda name: ["fsnative"] if name != "fsnative" and "fsnative" in runs else [], notes)
+        rows += record(
+            SUITE,
+            tree,
+            case,
+            title.format(rare=literal_cases["rare_literal"]),
+            runs,
+            lambda name: ["fsnative"] if name != "fsnative" and "fsnative" in runs else [],
+            notes,
+        )
     return rows
 
 
@@ -355,10 +444,12 @@ def freshness_rows(tools, tree, root, known):
     """New file and appended token: first grep sees it? time from the write to visibility."""
     original, original_stat = known.read_bytes(), known.stat()
     created = []
-    results = {kind: {t.name: {"samples": [], "first": 0, "timeouts": 0} for t in tools} for kind in ("new", "modified")}
+    results = {
+        kind: {t.name: {"samples": [], "first": 0, "timeouts": 0} for t in tools} for kind in ("new", "modified")
+    }
     try:
         for round_index in range(FRESH_ROUNDS):
-            order = tools[round_index % len(tools):] + tools[:round_index % len(tools)]
+            order = tools[round_index % len(tools) :] + tools[: round_index % len(tools)]
             for kind in ("new", "modified"):
                 for tool in order:
                     token = f"FRESH{tool.name.upper()}{os.urandom(6).hex().upper()}"
@@ -387,15 +478,28 @@ def freshness_rows(tools, tree, root, known):
         known.write_bytes(original)
         os.utime(known, ns=(original_stat.st_atime_ns, original_stat.st_mtime_ns))
     rows = []
-    for kind, title in (("new", "freshness: a new file, write to visible"),
-                        ("modified", f"freshness: a token appended to {known.relative_to(root)}")):
-        runs = {name: {"samples": r["samples"], "matches": r["first"], "files": len(r["samples"])}
-                for name, r in results[kind].items()}
-        notes = {name: f"first grep saw it in {r['first']} of {len(r['samples'])} rounds"
-                       + (f"; **not seen within {FRESH_TIMEOUT_S:.0f} s in {r['timeouts']}**" if r["timeouts"] else "")
-                 for name, r in results[kind].items()}
-        rows += record(SUITE, tree, f"fresh_{kind}", title, runs,
-                       lambda name: ["fsnative"] if name != "fsnative" and "fsnative" in runs else [], notes)
+    for kind, title in (
+        ("new", "freshness: a new file, write to visible"),
+        ("modified", f"freshness: a token appended to {known.relative_to(root)}"),
+    ):
+        runs = {
+            name: {"samples": r["samples"], "matches": r["first"], "files": len(r["samples"])}
+            for name, r in results[kind].items()
+        }
+        notes = {
+            name: f"first grep saw it in {r['first']} of {len(r['samples'])} rounds"
+            + (f"; **not seen within {FRESH_TIMEOUT_S:.0f} s in {r['timeouts']}**" if r["timeouts"] else "")
+            for name, r in results[kind].items()
+        }
+        rows += record(
+            SUITE,
+            tree,
+            f"fresh_{kind}",
+            title,
+            runs,
+            lambda name: ["fsnative"] if name != "fsnative" and "fsnative" in runs else [],
+            notes,
+        )
     return rows
 
 
@@ -438,10 +542,21 @@ def main():
             for tool in tools:
                 tool.close()
     RAW.mkdir(parents=True, exist_ok=True)
-    raw_path().write_text(json.dumps({"rows": rows, "status": statuses, "fsnative_pending": pending, "settings": (
-        f"warm calls: {CALL_WARMUP} warm-up and {CALL_REPS} measured rounds; build and memory: {BUILD_REPS} fresh "
-        f"processes per tool; freshness: {FRESH_ROUNDS} rounds, polled every millisecond for at most "
-        f"{FRESH_TIMEOUT_S:.0f} s")}, indent=1))
+    raw_path().write_text(
+        json.dumps(
+            {
+                "rows": rows,
+                "status": statuses,
+                "fsnative_pending": pending,
+                "settings": (
+                    f"warm calls: {CALL_WARMUP} warm-up and {CALL_REPS} measured rounds; build and memory: {BUILD_REPS} fresh "
+                    f"processes per tool; freshness: {FRESH_ROUNDS} rounds, polled every millisecond for at most "
+                    f"{FRESH_TIMEOUT_S:.0f} s"
+                ),
+            },
+            indent=1,
+        )
+    )
     report.write_index_report()
 
 

@@ -130,7 +130,7 @@ function report(trees) {
     `@modelcontextprotocol/server-filesystem ${JSON.parse(fs.readFileSync(path.join(serverPackage, 'package.json'), 'utf8')).version}; both servers over stdio through the SDK's client, in the same run.`,
     `Each query ${REPS} times per server (median, min-max); the answers were checked to be the same set of paths.`,
     'Command: `node bench/mcp_filesystem_bench.mjs` (after `cd npm && npm ci`).',
-    'The last column is fsnative\'s searchFilesWithValidation called in the bench\'s own process (median):',
+    "The last column is fsnative's searchFilesWithValidation called in the bench's own process (median):",
     'the walk, the match and the lines, without MCP and stdio; the rest of the fsnative column is the transport.',
     '',
   ];
@@ -139,12 +139,18 @@ function report(trees) {
     for (const row of tree.rows) {
       const q = `\`${row.query.pattern}\`${row.query.excludePatterns ? `, exclude \`${row.query.excludePatterns.join(', ')}\`` : ''}`;
       const cell = (m) => `${fmt(m.median)} (${fmt(m.min)}-${fmt(m.max)})`;
-      lines.push(`| ${q} | ${row.results} | ${cell(row.official)} | ${cell(row.fsnative)} | ${(row.official.median / row.fsnative.median).toFixed(1)}x | ${fmt(row.inProcess)} |`);
+      lines.push(
+        `| ${q} | ${row.results} | ${cell(row.official)} | ${cell(row.fsnative)} | ${(row.official.median / row.fsnative.median).toFixed(1)}x | ${fmt(row.inProcess)} |`,
+      );
     }
     const f = tree.first;
-    lines.push('', `Start (spawn to initialized): official ${fmt(f.official.startMs)}, fsnative ${fmt(f.fsnative.startMs)}. ` +
-      `First \`**/*.py\` after start: official ${fmt(f.official.firstMs)}, fsnative ${fmt(f.fsnative.firstMs)} ` +
-      `(${(f.official.firstMs / f.fsnative.firstMs).toFixed(1)}x).`, '');
+    lines.push(
+      '',
+      `Start (spawn to initialized): official ${fmt(f.official.startMs)}, fsnative ${fmt(f.fsnative.startMs)}. ` +
+        `First \`**/*.py\` after start: official ${fmt(f.official.firstMs)}, fsnative ${fmt(f.fsnative.firstMs)} ` +
+        `(${(f.official.firstMs / f.fsnative.firstMs).toFixed(1)}x).`,
+      '',
+    );
   }
   return lines.join('\n');
 }

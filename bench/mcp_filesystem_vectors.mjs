@@ -7,9 +7,9 @@
 // put in fsnative's walk order, are the expected results of the core's glob with minimatch
 // syntax. Run: `node bench/mcp_filesystem_vectors.mjs` (after `cd npm && npm ci`).
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -21,31 +21,71 @@ const check = await import(pathToFileURL(path.join(serverDir, 'dist', 'path-vali
 /** [path, allowed directories]: the server's check decides each. */
 export const pathCases = [
   // Prefix siblings (CVE-2025-53110) and the root itself, spelled several ways.
-  ...['/allowed_evil', '/allowed2', '/allowed.bak', '/allowed-old', '/allowed (copy)', '/allowedx/y',
-    '/allowed', '/allowed/', '/allowed//', '/allowed/.', '/allowed/sub', '/allowed//sub//x/', '/ALLOWED/x']
-    .map((p) => [p, ['/allowed']]),
-  ['/allowed/x', ['/allowed/']], ['/allowed/x', ['/allowed//']], ['/allowed_evil', ['/allowed/']],
-  ['/home/user/project2/x', ['/home/user/project']], ['/home/user/project/x', ['/home/user/project/../project']],
+  ...[
+    '/allowed_evil',
+    '/allowed2',
+    '/allowed.bak',
+    '/allowed-old',
+    '/allowed (copy)',
+    '/allowedx/y',
+    '/allowed',
+    '/allowed/',
+    '/allowed//',
+    '/allowed/.',
+    '/allowed/sub',
+    '/allowed//sub//x/',
+    '/ALLOWED/x',
+  ].map((p) => [p, ['/allowed']]),
+  ['/allowed/x', ['/allowed/']],
+  ['/allowed/x', ['/allowed//']],
+  ['/allowed_evil', ['/allowed/']],
+  ['/home/user/project2/x', ['/home/user/project']],
+  ['/home/user/project/x', ['/home/user/project/../project']],
   // Dot-dot that leaves, and dot-dot that stays.
-  ['/allowed/../other/x', ['/allowed']], ['/allowed/a/../../other', ['/allowed']], ['/allowed/a/../b', ['/allowed']],
-  ['/allowed/../allowed/x', ['/allowed']], ['/allowed/../../../../etc/passwd', ['/allowed']],
+  ['/allowed/../other/x', ['/allowed']],
+  ['/allowed/a/../../other', ['/allowed']],
+  ['/allowed/a/../b', ['/allowed']],
+  ['/allowed/../allowed/x', ['/allowed']],
+  ['/allowed/../../../../etc/passwd', ['/allowed']],
   // Names that only contain dots, and no decoding.
-  ['/allowed/..test', ['/allowed']], ['/allowed/te..st', ['/allowed']], ['/allowed/...', ['/allowed']],
-  ['/allowed/%2e%2e/x', ['/allowed']], ['/allowed/..%2f..%2fetc', ['/allowed']], ['/allowed/...x/..', ['/allowed']],
+  ['/allowed/..test', ['/allowed']],
+  ['/allowed/te..st', ['/allowed']],
+  ['/allowed/...', ['/allowed']],
+  ['/allowed/%2e%2e/x', ['/allowed']],
+  ['/allowed/..%2f..%2fetc', ['/allowed']],
+  ['/allowed/...x/..', ['/allowed']],
   // Absolute paths outside.
-  ['/', ['/allowed']], ['/etc/passwd', ['/allowed']], ['/home/other/.ssh/id_rsa', ['/home/user']],
+  ['/', ['/allowed']],
+  ['/etc/passwd', ['/allowed']],
+  ['/home/other/.ssh/id_rsa', ['/home/user']],
   // The filesystem root as an allowed directory.
-  ['/', ['/']], ['/etc/passwd', ['/']], ['/a/../..', ['/']],
+  ['/', ['/']],
+  ['/etc/passwd', ['/']],
+  ['/a/../..', ['/']],
   // Several allowed directories.
-  ['/b/x', ['/a', '/b']], ['/c/x', ['/a', '/b']], ['/a', ['/a/b']], ['/a/b/c', ['/a/b', '/a']],
+  ['/b/x', ['/a', '/b']],
+  ['/c/x', ['/a', '/b']],
+  ['/a', ['/a/b']],
+  ['/a/b/c', ['/a/b', '/a']],
   // NUL bytes and empty strings.
-  ['/allowed/x\u0000y', ['/allowed']], ['/allowed/x', ['/allow\u0000ed']], ['', ['/allowed']], ['/allowed/x', ['']],
-  ['/allowed/x', []], ['/allowed/x', ['', '/allowed']],
+  ['/allowed/x\u0000y', ['/allowed']],
+  ['/allowed/x', ['/allow\u0000ed']],
+  ['', ['/allowed']],
+  ['/allowed/x', ['']],
+  ['/allowed/x', []],
+  ['/allowed/x', ['', '/allowed']],
   // Relative paths are taken from the working directory: under `/` they are always inside.
-  ['a/b', ['/']], ['../../x', ['/']], ['.', ['/']], ['a/b', ['/nonexistent-fsnative-root']],
+  ['a/b', ['/']],
+  ['../../x', ['/']],
+  ['.', ['/']],
+  ['a/b', ['/nonexistent-fsnative-root']],
   // Characters a shell or URL would treat specially stay literal.
-  ['/allowed/~/x', ['/allowed']], ['/allowed/x y/z', ['/allowed']], ['/allowed/ü/x', ['/allowed']],
-  ['/allowedü', ['/allowed']], ['/allowed\\x', ['/allowed']], ['/allowed\n/x', ['/allowed']],
+  ['/allowed/~/x', ['/allowed']],
+  ['/allowed/x y/z', ['/allowed']],
+  ['/allowed/ü/x', ['/allowed']],
+  ['/allowedü', ['/allowed']],
+  ['/allowed\\x', ['/allowed']],
+  ['/allowed\n/x', ['/allowed']],
 ];
 
 /** The tree, in the shared vectors' format. */
@@ -84,23 +124,64 @@ export const tree = {
 };
 
 export const patterns = [
-  '**/*.py', '*.py', '**/*.js', '*', '**', '**/*', 'src/**', 'src/*', 'src/**/*.py', '**/node_modules/**',
-  'node_modules', '**/node_modules', '**/.*', '.*', '**/*.{py,js}', '{src,pkg}/**', '**/[a-c]*', '**/[!a-c]*',
-  '**/?.py', '**/*[[]*', '**/cur{ly}*', '**/*\\{ly\\}*', '**/q\\?mark.txt', '**/q?mark.txt', '**/with space/*',
-  '**/ünïcødé/**', '**/日本.py', '**/@(main|helper).*', '**/+(a).py', '**/!(a).py', '**/*(x).py', '**/?(a).py',
-  '!**/*.py', '#comment', '', 'a.py', 'link_*', '**/link_*', 'src/../a.py', '**/.git/**', 'br[ack]et.py',
-  'br\\[ack\\]et.py', '**/a(b)c.md', '**/{01..3}*', '**/[[:alpha:]]*.py', 'src//*.py', '**/**/*.py', '*/*/*',
+  '**/*.py',
+  '*.py',
+  '**/*.js',
+  '*',
+  '**',
+  '**/*',
+  'src/**',
+  'src/*',
+  'src/**/*.py',
+  '**/node_modules/**',
+  'node_modules',
+  '**/node_modules',
+  '**/.*',
+  '.*',
+  '**/*.{py,js}',
+  '{src,pkg}/**',
+  '**/[a-c]*',
+  '**/[!a-c]*',
+  '**/?.py',
+  '**/*[[]*',
+  '**/cur{ly}*',
+  '**/*\\{ly\\}*',
+  '**/q\\?mark.txt',
+  '**/q?mark.txt',
+  '**/with space/*',
+  '**/ünïcødé/**',
+  '**/日本.py',
+  '**/@(main|helper).*',
+  '**/+(a).py',
+  '**/!(a).py',
+  '**/*(x).py',
+  '**/?(a).py',
+  '!**/*.py',
+  '#comment',
+  '',
+  'a.py',
+  'link_*',
+  '**/link_*',
+  'src/../a.py',
+  '**/.git/**',
+  'br[ack]et.py',
+  'br\\[ack\\]et.py',
+  '**/a(b)c.md',
+  '**/{01..3}*',
+  '**/[[:alpha:]]*.py',
+  'src//*.py',
+  '**/**/*.py',
+  '*/*/*',
   // Walk escapes: no pattern leads the walk out of the root.
-  '../*', '**/../..', '{a.py,../outside/*}', '/etc/*', '../outside/**', 'link_out/**',
+  '../*',
+  '**/../..',
+  '{a.py,../outside/*}',
+  '/etc/*',
+  '../outside/**',
+  'link_out/**',
 ];
 
-export const excludeSets = [
-  [],
-  ['node_modules'],
-  ['**/node_modules'],
-  ['**/node_modules/**', '**/.*'],
-  ['src', '**/util', 'with space', '*.log'],
-];
+export const excludeSets = [[], ['node_modules'], ['**/node_modules'], ['**/node_modules/**', '**/.*'], ['src', '**/util', 'with space', '*.log']];
 
 /**
  * The exclude sets the shared vectors use (indexes into excludeSets): fewer than the Node
@@ -156,8 +237,15 @@ async function main() {
         tree: 'messy',
         op: 'glob',
         args: {
-          paths: '$T/root', patterns: pattern, exclude, syntax: 'minimatch', kind: 'all',
-          hidden: true, no_ignore: true, git_dir: true, limit: null,
+          paths: '$T/root',
+          patterns: pattern,
+          exclude,
+          syntax: 'minimatch',
+          kind: 'all',
+          hidden: true,
+          no_ignore: true,
+          git_dir: true,
+          limit: null,
         },
         expect: { entries: relative.map((r) => ({ relative_path: r })), total: relative.length },
       });
@@ -172,8 +260,10 @@ async function main() {
     args: { path: p, dirs },
     expect: { within: check.isPathWithinAllowedDirectories(p, dirs) },
   }));
-  fs.writeFileSync(path.join(repo, 'tests', 'vectors', 'path_check.json'),
-    JSON.stringify({ trees: { none: { root: { dir: true } } }, vectors: checks }, null, 1) + '\n');
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'vectors', 'path_check.json'),
+    JSON.stringify({ trees: { none: { root: { dir: true } } }, vectors: checks }, null, 1) + '\n',
+  );
   const out = { trees: { messy: tree }, vectors };
   fs.writeFileSync(path.join(repo, 'tests', 'vectors', 'search_files.json'), JSON.stringify(out, null, 1) + '\n');
   console.log(`${vectors.length} search_files vectors, ${checks.length} path_check vectors`);

@@ -81,8 +81,12 @@ def record(suite, tree, case_id, title, runs, baseline_of, notes=None, unit="ms"
                 "note": notes.get(name, ""),
             }
         )
-        print(f"{suite:12} {tree:6} {case_id:16} {name:28} {rows[-1]['median']:10.2f} {unit}  "
-              f"{run['matches']} matches in {run['files']} files", file=sys.stderr, flush=True)
+        print(
+            f"{suite:12} {tree:6} {case_id:16} {name:28} {rows[-1]['median']:10.2f} {unit}  "
+            f"{run['matches']} matches in {run['files']} files",
+            file=sys.stderr,
+            flush=True,
+        )
     return rows
 
 

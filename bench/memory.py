@@ -42,8 +42,15 @@ def main():
             "fsnative (Python)": measured([sys.executable, __file__, "--child", tree]),
             "fsnative (Node, async)": measured(["node", str(BENCH / "node" / "memory.mjs"), tree]),
         }
-        rows += record("memory", tree, "match_everything", f"`{PATTERN}` (every line), limit {LIMIT}: resident memory added",
-                       runs, lambda name: [], unit="MiB")
+        rows += record(
+            "memory",
+            tree,
+            "match_everything",
+            f"`{PATTERN}` (every line), limit {LIMIT}: resident memory added",
+            runs,
+            lambda name: [],
+            unit="MiB",
+        )
     save("memory", rows)
 
 

@@ -68,14 +68,19 @@ def tables(rows, by_key, scenarios):
         out.append(f"## {heading}\n\n![{heading}]({suite}.svg)\n" if suite != "memory" else f"## {heading}\n")
         for tree in dict.fromkeys(r["tree"] for r in suite_rows):
             out.append(f"### {tree} tree\n")
-            out.append("| case | implementation | median | spread (min–max) | matches / files | fsnative ÷ peer | note |")
+            out.append(
+                "| case | implementation | median | spread (min–max) | matches / files | fsnative ÷ peer | note |"
+            )
             out.append("|---|---|---:|---:|---:|---:|---|")
             for row in (r for r in suite_rows if r["tree"] == tree):
                 unit = row["unit"]
                 ratio = speedup(row, by_key)
                 limited = scenarios.get(row["case"], {}).get("limit") is not None or row["case"] == "fs_mcp"
-                ratio_text = f"{1 / ratio:.3f} ({ratio:.1f}× faster)" if ratio and ratio >= 1 else (
-                    f"{1 / ratio:.2f} ({1 / ratio:.2f}× slower)" if ratio else "")
+                ratio_text = (
+                    f"{1 / ratio:.3f} ({ratio:.1f}× faster)"
+                    if ratio and ratio >= 1
+                    else (f"{1 / ratio:.2f} ({1 / ratio:.2f}× slower)" if ratio else "")
+                )
                 notes = "; ".join(n for n in (row["note"], mismatch(row, by_key, limited)) if n)
                 samples = row["samples"]
                 out.append(
@@ -91,13 +96,22 @@ def target_checks(rows, by_key):
     """(target, evidence, met) for each target of the issue, from the rows of this run."""
 
     def speedups(suite, tree, impl, cases=None):
-        return [(r["case"], speedup(r, by_key)) for r in rows
-                if r["suite"] == suite and r["tree"] == tree and r["impl"] == impl and (cases is None or r["case"] in cases)]
+        return [
+            (r["case"], speedup(r, by_key))
+            for r in rows
+            if r["suite"] == suite and r["tree"] == tree and r["impl"] == impl and (cases is None or r["case"] in cases)
+        ]
 
     def same_output_speedups(impl):
         """A peer's ratio against the fsnative run that did the same work (its `same_work`)."""
-        return [(r["case"], r["median"] / min(by_key[(r["suite"], r["tree"], r["case"], b)]["median"] for b in r["same_work"]))
-                for r in rows if r["suite"] == "grep-python" and r["tree"] == "medium" and r["impl"] == impl]
+        return [
+            (
+                r["case"],
+                r["median"] / min(by_key[(r["suite"], r["tree"], r["case"], b)]["median"] for b in r["same_work"]),
+            )
+            for r in rows
+            if r["suite"] == "grep-python" and r["tree"] == "medium" and r["impl"] == impl
+        ]
 
     def at_least(label, pairs, factor):
         if not pairs:
@@ -107,37 +121,72 @@ def target_checks(rows, by_key):
         return label, f"worst {worst:.2f}× ({worst_case}); {evidence}", worst >= factor
 
     checks = [
-        at_least("small tree, any grep: ≥ 10× faster than subprocess rg (Python)",
-                 speedups("grep-python", "small", "rg --json subprocess"), 10),
-        at_least("small tree, any grep: ≥ 10× faster than subprocess rg (Node)",
-                 speedups("grep-node", "small", "rg --json subprocess"), 10),
-        at_least("medium tree, limit 100: ≥ 2× faster than subprocess rg (Python)",
-                 speedups("grep-python", "medium", "rg --json subprocess", {"common_limit"}), 2),
-        at_least("medium tree, limit 100: ≥ 1.5× faster than subprocess rg (Node)",
-                 speedups("grep-node", "medium", "rg --json subprocess", {"common_limit"}), 1.5),
-        at_least("medium tree: ≥ 10× faster than fs-mcp's grep_content on `def test_` (fsnative with limit 100)",
-                 speedups("grep-python", "medium", "fs-mcp grep_content"), 10),
-        at_least("… and with fsnative producing fs-mcp's full output (same matches, context, section ends)",
-                 same_output_speedups("fs-mcp grep_content"), 10),
-        at_least("engine, medium tree: no slower than 1.1× the rg CLI",
-                 speedups("engine", "medium", "rg"), 1 / 1.1),
+        at_least(
+            "small tree, any grep: ≥ 10× faster than subprocess rg (Python)",
+            speedups("grep-python", "small", "rg --json subprocess"),
+            10,
+        ),
+        at_least(
+            "small tree, any grep: ≥ 10× faster than subprocess rg (Node)",
+            speedups("grep-node", "small", "rg --json subprocess"),
+            10,
+        ),
+        at_least(
+            "medium tree, limit 100: ≥ 2× faster than subprocess rg (Python)",
+            speedups("grep-python", "medium", "rg --json subprocess", {"common_limit"}),
+            2,
+        ),
+        at_least(
+            "medium tree, limit 100: ≥ 1.5× faster than subprocess rg (Node)",
+            speedups("grep-node", "medium", "rg --json subprocess", {"common_limit"}),
+            1.5,
+        ),
+        at_least(
+            "medium tree: ≥ 10× faster than fs-mcp's grep_content on `def test_` (fsnative with limit 100)",
+            speedups("grep-python", "medium", "fs-mcp grep_content"),
+            10,
+        ),
+        at_least(
+            "… and with fsnative producing fs-mcp's full output (same matches, context, section ends)",
+            same_output_speedups("fs-mcp grep_content"),
+            10,
+        ),
+        at_least("engine, medium tree: no slower than 1.1× the rg CLI", speedups("engine", "medium", "rg"), 1 / 1.1),
         at_least("engine, large tree: no slower than 1.1× the rg CLI", speedups("engine", "large", "rg"), 1 / 1.1),
     ]
     checks += transfer_checks(rows)
     for tree in ("small", "medium"):
-        checks.append(at_least(f"{tree} tree, every grep: faster than python-ripgrep",
-                               speedups("grep-python", tree, "python-ripgrep"), 1.0))
-    js_peers = [speedup(r, by_key) for r in rows if r["suite"] == "glob-node" and r["tree"] == "large" and r["baselines"]]
+        checks.append(
+            at_least(
+                f"{tree} tree, every grep: faster than python-ripgrep",
+                speedups("grep-python", tree, "python-ripgrep"),
+                1.0,
+            )
+        )
+    js_peers = [
+        speedup(r, by_key) for r in rows if r["suite"] == "glob-node" and r["tree"] == "large" and r["baselines"]
+    ]
     if js_peers:
-        checks.append(("glob, large tree: ≥ 2× faster than the fastest JS peer",
-                       f"{min(js_peers):.2f}× the fastest", min(js_peers) >= 2))
-    checks.append(at_least("glob, large tree: ≥ 5× faster than Path.rglob",
-                           speedups("glob-python", "large", "Path.rglob"), 5))
+        checks.append(
+            (
+                "glob, large tree: ≥ 2× faster than the fastest JS peer",
+                f"{min(js_peers):.2f}× the fastest",
+                min(js_peers) >= 2,
+            )
+        )
+    checks.append(
+        at_least("glob, large tree: ≥ 5× faster than Path.rglob", speedups("glob-python", "large", "Path.rglob"), 5)
+    )
     memory = [r for r in rows if r["suite"] == "memory" and r["tree"] == "large"]
     if memory:
         worst = max(max(r["samples"]) for r in memory)
-        checks.append(("memory: the match-everything grep with limit 100 adds < 64 MB",
-                       ", ".join(f"{r['impl']} max {max(r['samples']):.1f} MiB" for r in memory), worst < 64))
+        checks.append(
+            (
+                "memory: the match-everything grep with limit 100 adds < 64 MB",
+                ", ".join(f"{r['impl']} max {max(r['samples']):.1f} MiB" for r in memory),
+                worst < 64,
+            )
+        )
     return [c for c in checks if c]
 
 
@@ -148,8 +197,10 @@ def transfer_checks(rows):
     bench/transfer_python.py's rows, Node's sync call within 0.1 ms of Python's."""
     rg = "spawn rg -n -C2, split lines"
     checks = []
-    for case, arrangement in (("email_context", "each call right after rg"),
-                              ("email_context_runs", "runs of 10 calls per tool")):
+    for case, arrangement in (
+        ("email_context", "each call right after rg"),
+        ("email_context_runs", "runs of 10 calls per tool"),
+    ):
         run = {r["impl"]: r for r in rows if r["suite"] == "transfer-node" and r["case"] == case}
         python = {r["impl"]: r for r in rows if r["suite"] == "transfer-python" and r["case"] == case}
         for kind in ("", "indexed "):
@@ -159,27 +210,38 @@ def transfer_checks(rows):
             async_ms, sync_ms, rg_ms = (run[name]["median"] for name in names)
             matches = run[names[0]]["matches"]
             checks += [
-                (f"email package ({matches} matches, 2 lines of context), Node, {arrangement}: "
-                 f"fsnative {kind}async ≥ 10× faster than spawning rg",
-                 f"rg {rg_ms:.2f} ms ÷ async {async_ms:.2f} ms = {rg_ms / async_ms:.1f}× (sync: {rg_ms / sync_ms:.1f}×)",
-                 rg_ms / async_ms >= 10),
-                (f"… and fsnative {kind}async within 0.2 ms of sync ({arrangement})",
-                 f"async {async_ms:.3f} ms − sync {sync_ms:.3f} ms = {async_ms - sync_ms:+.3f} ms",
-                 async_ms - sync_ms <= 0.2),
+                (
+                    f"email package ({matches} matches, 2 lines of context), Node, {arrangement}: "
+                    f"fsnative {kind}async ≥ 10× faster than spawning rg",
+                    f"rg {rg_ms:.2f} ms ÷ async {async_ms:.2f} ms = {rg_ms / async_ms:.1f}× (sync: {rg_ms / sync_ms:.1f}×)",
+                    rg_ms / async_ms >= 10,
+                ),
+                (
+                    f"… and fsnative {kind}async within 0.2 ms of sync ({arrangement})",
+                    f"async {async_ms:.3f} ms − sync {sync_ms:.3f} ms = {async_ms - sync_ms:+.3f} ms",
+                    async_ms - sync_ms <= 0.2,
+                ),
             ]
             if names[1] in python:
                 python_ms = python[names[1]]["median"]
-                checks.append((f"… and Node's {kind}sync call within 0.1 ms of Python's, same search read the same way "
-                               f"({arrangement})",
-                               f"Node {sync_ms:.3f} ms − Python {python_ms:.3f} ms = {sync_ms - python_ms:+.3f} ms",
-                               sync_ms - python_ms <= 0.1))
+                checks.append(
+                    (
+                        f"… and Node's {kind}sync call within 0.1 ms of Python's, same search read the same way "
+                        f"({arrangement})",
+                        f"Node {sync_ms:.3f} ms − Python {python_ms:.3f} ms = {sync_ms - python_ms:+.3f} ms",
+                        sync_ms - python_ms <= 0.1,
+                    )
+                )
     return checks
 
 
 def chart(suite, rows, by_key, title=None):
     """Horizontal bars on a log scale: how many times faster fsnative is than each peer."""
-    bars = [(f"{r['tree']} · {r['title']} · {r['impl']}", speedup(r, by_key), r["impl"])
-            for r in rows if r["suite"] == suite and r["baselines"]]
+    bars = [
+        (f"{r['tree']} · {r['title']} · {r['impl']}", speedup(r, by_key), r["impl"])
+        for r in rows
+        if r["suite"] == suite and r["baselines"]
+    ]
     if not bars:
         return None
     colours = {impl: PEER_COLOURS[i % len(PEER_COLOURS)] for i, impl in enumerate(dict.fromkeys(b[2] for b in bars))}
@@ -200,15 +262,19 @@ def chart(suite, rows, by_key, title=None):
     ]
     for tick in (0.1, 0.5, 1, 2, 5, 10, 20, 50, 100, 1000, 10000):
         if tick <= high:
-            svg.append(f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{height - 24}" '
-                       f'stroke="{"#000" if tick == 1 else "#ddd"}"/>')
+            svg.append(
+                f'<line x1="{x(tick):.1f}" y1="{top - 6}" x2="{x(tick):.1f}" y2="{height - 24}" '
+                f'stroke="{"#000" if tick == 1 else "#ddd"}"/>'
+            )
             svg.append(f'<text x="{x(tick):.1f}" y="{height - 10}" text-anchor="middle">{tick:g}×</text>')
     for i, (label, value, impl) in enumerate(bars):
         y = top + i * (bar_height + 4)
         start, end = sorted((x(1), x(value)))
         svg.append(f'<text x="{label_width - 6}" y="{y + 13}" text-anchor="end">{escape(label)}</text>')
-        svg.append(f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" height="{bar_height}" '
-                   f'fill="{colours[impl]}"/>')
+        svg.append(
+            f'<rect x="{start:.1f}" y="{y}" width="{max(end - start, 1):.1f}" height="{bar_height}" '
+            f'fill="{colours[impl]}"/>'
+        )
         svg.append(f'<text x="{end + 4:.1f}" y="{y + 13}">{value:.2f}×</text>')
     svg.append("</svg>")
     return "\n".join(svg) + "\n"
@@ -226,8 +292,14 @@ def command_output(command):
 
 
 def machine():
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     memory_gib = int(Path("/proc/meminfo").read_text().split()[1]) / 1024 / 1024
     return f"machine: {cpu}, {os.cpu_count()} CPUs, {memory_gib:.0f} GiB, Linux {platform.release()}"
 
@@ -236,9 +308,12 @@ def machine_and_versions():
     node_modules = BENCH / "node" / "node_modules"
     js_versions = ", ".join(
         f"{name} {json.loads((node_modules / name / 'package.json').read_text())['version']}"
-        for name in ("fast-glob", "tinyglobby", "glob"))
-    py_versions = ", ".join(f"{name} {metadata.version(name)}"
-                            for name in ("fsnative", "ripgrep", "fs-mcp", "python-ripgrep", "wcmatch", "fff-search"))
+        for name in ("fast-glob", "tinyglobby", "glob")
+    )
+    py_versions = ", ".join(
+        f"{name} {metadata.version(name)}"
+        for name in ("fsnative", "ripgrep", "fs-mcp", "python-ripgrep", "wcmatch", "fff-search")
+    )
     return [
         f"- {machine()}",
         f"- Python {platform.python_version()}; {py_versions}",
@@ -280,14 +355,17 @@ def index_verdict(case, tree, fsnative, fff):
         if not fsnative:
             return f"≤ {INDEX_MEMORY_MIB} MiB, 100k files", "not run"
         worst = max(fsnative["samples"])
-        return f"≤ {INDEX_MEMORY_MIB} MiB, 100k files, every run (worst: {worst:.1f})", \
-            "PASS" if worst <= INDEX_MEMORY_MIB else "MISS"
+        return (
+            f"≤ {INDEX_MEMORY_MIB} MiB, 100k files, every run (worst: {worst:.1f})",
+            "PASS" if worst <= INDEX_MEMORY_MIB else "MISS",
+        )
     if case.startswith("fresh_"):
         if not fsnative:
             return "first grep sees it, every round", "not run"
         rounds = len(fsnative["samples"])
-        return f"first grep sees it, every round ({fsnative['matches']}/{rounds})", \
-            "PASS" if fsnative["matches"] == rounds else "MISS"
+        return f"first grep sees it, every round ({fsnative['matches']}/{rounds})", "PASS" if fsnative[
+            "matches"
+        ] == rounds else "MISS"
     return "", ""
 
 
@@ -298,7 +376,7 @@ def write_index_report():
         return
     data = json.loads(raw.read_text())
     rows, by_key = data["rows"], index(data["rows"])
-    fmt_or_dash = lambda row: fmt(row["median"], row["unit"]) if row else "–"  # noqa: E731
+    fmt_or_dash = lambda row: fmt(row["median"], row["unit"]) if row else "–"
     versions = ", ".join(f"{name} {metadata.version(name)}" for name in ("fsnative", "fff-search"))
     lines = [
         "# The warm index: fsnative vs fff" + (" (smoke run: small tree, few rounds)" if SMOKE else ""),
@@ -308,17 +386,27 @@ def write_index_report():
         "tool and round. Medians; ratios are fsnative ÷ fff (below 1: fsnative faster or smaller).",
         "",
         f"- {machine()}",
-        f"- Python {platform.python_version()}; {versions}; fsnative built from " + os.environ.get(
-            "BENCH_FSNATIVE_SOURCE", f"commit {command_output(['git', '-C', str(BENCH.parent), 'rev-parse', '--short', 'HEAD'])}"),
+        f"- Python {platform.python_version()}; {versions}; fsnative built from "
+        + os.environ.get(
+            "BENCH_FSNATIVE_SOURCE",
+            f"commit {command_output(['git', '-C', str(BENCH.parent), 'rev-parse', '--short', 'HEAD'])}",
+        ),
     ]
     lines.append(f"- {data['settings']}")
     if data.get("fsnative_pending"):
         lines.append(f"- **fsnative's side not run**: {data['fsnative_pending']}")
     for tree, statuses in data.get("status", {}).items():
-        lines.append(f"- after the run, {tree}: " + "; ".join(
-            f"{name} " + ", ".join(f"{k}={v}" for k, v in status.items()) for name, status in statuses.items()))
-    lines += ["", "| tree | scenario | fsnative | fff | fsnative ÷ fff | target | result |",
-              "|---|---|---:|---:|---:|---|---|"]
+        lines.append(
+            f"- after the run, {tree}: "
+            + "; ".join(
+                f"{name} " + ", ".join(f"{k}={v}" for k, v in status.items()) for name, status in statuses.items()
+            )
+        )
+    lines += [
+        "",
+        "| tree | scenario | fsnative | fff | fsnative ÷ fff | target | result |",
+        "|---|---|---:|---:|---:|---|---|",
+    ]
     for tree in dict.fromkeys(r["tree"] for r in rows):
         for case in dict.fromkeys(r["case"] for r in rows if r["tree"] == tree):
             fsn = by_key.get((SUITE_INDEX, tree, case, "fsnative"))
@@ -327,15 +415,25 @@ def write_index_report():
             ratio = f"{fsn['median'] / fff['median']:.3f}" if fsn and fff and fff["median"] else "–"
             target, verdict = index_verdict(case, tree, fsn, fff)
             verdict = f"**{verdict}**" if verdict == "MISS" else verdict
-            lines.append(f"| {tree} | {title} | {fmt_or_dash(fsn)} | {fmt_or_dash(fff)} | {ratio} | {target} | {verdict} |")
-    lines += ["", "![fsnative vs fff](index.svg)", "", "## Every measurement", "",
-              "| tree | scenario | tool | median | spread (min–max) | matches / files | note |",
-              "|---|---|---|---:|---:|---:|---|"]
+            lines.append(
+                f"| {tree} | {title} | {fmt_or_dash(fsn)} | {fmt_or_dash(fff)} | {ratio} | {target} | {verdict} |"
+            )
+    lines += [
+        "",
+        "![fsnative vs fff](index.svg)",
+        "",
+        "## Every measurement",
+        "",
+        "| tree | scenario | tool | median | spread (min–max) | matches / files | note |",
+        "|---|---|---|---:|---:|---:|---|",
+    ]
     for row in rows:
         unit, samples = row["unit"], row["samples"]
-        lines.append(f"| {row['tree']} | {row['title']} | {row['impl']} | {fmt(row['median'], unit)} | "
-                     f"{fmt(min(samples), unit)} – {fmt(max(samples), unit)} | {row['matches']} / {row['files']} | "
-                     f"{row['note']} |")
+        lines.append(
+            f"| {row['tree']} | {row['title']} | {row['impl']} | {fmt(row['median'], unit)} | "
+            f"{fmt(min(samples), unit)} – {fmt(max(samples), unit)} | {row['matches']} / {row['files']} | "
+            f"{row['note']} |"
+        )
     output_dir = RESULTS / "smoke" if SMOKE else RESULTS
     output_dir.mkdir(parents=True, exist_ok=True)
     (output_dir / "index.md").write_text("\n".join(lines) + "\n")

@@ -22,7 +22,6 @@ Medians of ROUNDS; memory is VmRSS added once the first answer is in, the worst 
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -70,8 +69,11 @@ def child(case, tree, root, store):
         status = sandbox.index_status().to_dict()
     first_ms = (time.perf_counter() - start) * 1000
     rss = (kib("VmRSS") - before) / 1024
-    print(json.dumps({"ready": ready, "first_ms": first_ms, "rss_mib": rss, "first": first, "found": found,
-                      "status": status}))
+    print(
+        json.dumps(
+            {"ready": ready, "first_ms": first_ms, "rss_mib": rss, "first": first, "found": found, "status": status}
+        )
+    )
     if case == "fff":
         tool.close()
     else:
@@ -79,8 +81,12 @@ def child(case, tree, root, store):
 
 
 def run(case, tree, root, store):
-    out = subprocess.run([sys.executable, __file__, "--child", case, tree, str(root), str(store)], check=True,
-                         stdout=subprocess.PIPE, text=True).stdout
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", case, tree, str(root), str(store)],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
     report = json.loads(out)
     if not report["ready"]:
         raise SystemExit(f"{case} on {tree}: not ready within {READY_TIMEOUT_S:.0f} s")
@@ -134,7 +140,7 @@ def measure(tree):
     try:
         run("restart", tree, root, store)  # writes the first store
         for round_index in range(ROUNDS):
-            order = CASES[round_index % len(CASES):] + CASES[:round_index % len(CASES)]
+            order = CASES[round_index % len(CASES) :] + CASES[: round_index % len(CASES)]
             for case in order:
                 if case == "restart_changed":
                     undo = change_while_down(root, known)
@@ -177,15 +183,20 @@ def table(results):
                 if case == "restart_changed":
                     stale = [r["expected"] - r["found"] for r in runs if r["found"] != r["expected"]]
                     expected = sorted({r["expected"] for r in runs})
-                    said += f"; token found in all {', '.join(map(str, expected))} files a walk finds, every round" \
-                        if not stale else f"; **stale: {stale}**"
+                    said += (
+                        f"; token found in all {', '.join(map(str, expected))} files a walk finds, every round"
+                        if not stale
+                        else f"; **stale: {stale}**"
+                    )
             if case == "cold":
                 said = "content complete (content_ms) median {:.0f} ms".format(
-                    statistics.median(r["status"]["content_ms"] for r in runs))
+                    statistics.median(r["status"]["content_ms"] for r in runs)
+                )
             lines.append(
                 f"| {tree} | {TITLES[case]} | {medians[case]:,.1f} ms | {min(samples):,.1f}–{max(samples):,.1f} | "
                 f"{medians[case] / medians['cold']:.3f} | {medians[case] / medians['fff']:.3f} | "
-                f"{max(r['rss_mib'] for r in runs):.1f} MiB | {said} |")
+                f"{max(r['rss_mib'] for r in runs):.1f} MiB | {said} |"
+            )
         lines.append(f"| {tree} | store size | {store_bytes / 2**20:.1f} MiB | | | | | |")
     return "\n".join(lines) + "\n"
 
@@ -196,7 +207,7 @@ def main():
     args = parser.parse_args()
     results = {}
     for tree in args.trees:
-        root, reports, store_bytes = measure(tree)
+        _root, reports, store_bytes = measure(tree)
         results[tree] = (reports, store_bytes)
     out_dir = BENCH / "results"
     output = (out_dir / "smoke" if SMOKE else out_dir) / "index-restart.md"

@@ -22,8 +22,13 @@ OUT = REPO / "tests/vectors/rg_parity.json"
 
 # A file whose NUL lies past the first 64 KiB block rg reads: matches in the first block are
 # printed, then rg gives up on the block holding the NUL (and the rest of the file).
-LATE = ("foo first\n" + ("x" * 99 + "\n") * 300 + "foo middle\n" + ("y" * 99 + "\n") * 361
-        + "foo in the nul block\nz\u0000z\nfoo after the nul\n")
+LATE = (
+    "foo first\n"
+    + ("x" * 99 + "\n") * 300
+    + "foo middle\n"
+    + ("y" * 99 + "\n") * 361
+    + "foo in the nul block\nz\u0000z\nfoo after the nul\n"
+)
 
 TREES = {
     "rg-stats": {
@@ -62,62 +67,165 @@ TREES = {
 # (name, tree, request args, rg flags, render)
 VECTORS = [
     ("rg/json-stats", "rg-stats", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
-    ("rg/json-stats-context", "rg-stats", {"patterns": "foo", "context": 1}, ["--json", "-C1"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/json-stats-invert", "rg-stats", {"patterns": "foo", "invert": True}, ["--json", "-v"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/json-invert-context", "rg-stats", {"patterns": "foo", "invert": True, "context": 1},
-     ["--json", "-v", "-C1"], {"format": "json", "path_style": "relative"}),
-    ("rg/json-stats-empty-matches", "rg-stats", {"patterns": "x*"}, ["--json"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/late-nul/standard", "rg-late-nul", {"patterns": "foo"}, ["-n"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/late-nul/heading", "rg-late-nul", {"patterns": "foo"}, ["-n", "--heading"],
-     {"format": "standard", "path_style": "relative", "heading": True}),
-    ("rg/late-nul/heading-no-names", "rg-late-nul", {"patterns": "foo"}, ["-n", "--heading", "-I"],
-     {"format": "standard", "path_style": "relative", "heading": True, "with_filename": False}),
-    ("rg/late-nul/json", "rg-late-nul", {"patterns": "foo"}, ["--json"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/late-nul/count", "rg-late-nul", {"patterns": "foo", "mode": "count"}, ["-c"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/late-nul/files", "rg-late-nul", {"patterns": "foo", "mode": "files"}, ["-l"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/late-nul/files-invert", "rg-late-nul", {"patterns": "zzzz", "invert": True, "mode": "files"},
-     ["-l", "-v"], {"format": "standard", "path_style": "relative"}),
-    ("rg/multiline/count", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True, "mode": "count"},
-     ["-U", "-c"], {"format": "standard", "path_style": "relative"}),
-    ("rg/multiline/count-one-line-pattern", "rg-multiline",
-     {"patterns": "foo", "multiline": True, "mode": "count"}, ["-U", "-c"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/multiline/json", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "--json"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/multiline/json-terminator", "rg-multiline", {"patterns": "bar\\n", "multiline": True},
-     ["-U", "--json"], {"format": "json", "path_style": "relative"}),
-    ("rg/multiline/standard", "rg-multiline", {"patterns": "foo\\nbar", "multiline": True}, ["-U", "-n"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/multiline/count-max-count", "rg-multiline-max-count",
-     {"patterns": "def.*\\n.*return", "multiline": True, "mode": "count", "max_count_per_file": 1},
-     ["-U", "-c", "-m1"], {"format": "standard", "path_style": "relative"}),
-    ("rg/multiline/max-count", "rg-multiline-max-count",
-     {"patterns": "def.*\\n.*return", "multiline": True, "max_count_per_file": 1},
-     ["-U", "-n", "-m1"], {"format": "standard", "path_style": "relative"}),
+    (
+        "rg/json-stats-context",
+        "rg-stats",
+        {"patterns": "foo", "context": 1},
+        ["--json", "-C1"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/json-stats-invert",
+        "rg-stats",
+        {"patterns": "foo", "invert": True},
+        ["--json", "-v"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/json-invert-context",
+        "rg-stats",
+        {"patterns": "foo", "invert": True, "context": 1},
+        ["--json", "-v", "-C1"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/json-stats-empty-matches",
+        "rg-stats",
+        {"patterns": "x*"},
+        ["--json"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/standard",
+        "rg-late-nul",
+        {"patterns": "foo"},
+        ["-n"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/heading",
+        "rg-late-nul",
+        {"patterns": "foo"},
+        ["-n", "--heading"],
+        {"format": "standard", "path_style": "relative", "heading": True},
+    ),
+    (
+        "rg/late-nul/heading-no-names",
+        "rg-late-nul",
+        {"patterns": "foo"},
+        ["-n", "--heading", "-I"],
+        {"format": "standard", "path_style": "relative", "heading": True, "with_filename": False},
+    ),
+    ("rg/late-nul/json", "rg-late-nul", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
+    (
+        "rg/late-nul/count",
+        "rg-late-nul",
+        {"patterns": "foo", "mode": "count"},
+        ["-c"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/files",
+        "rg-late-nul",
+        {"patterns": "foo", "mode": "files"},
+        ["-l"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/files-invert",
+        "rg-late-nul",
+        {"patterns": "zzzz", "invert": True, "mode": "files"},
+        ["-l", "-v"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/count",
+        "rg-multiline",
+        {"patterns": "foo\\nbar", "multiline": True, "mode": "count"},
+        ["-U", "-c"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/count-one-line-pattern",
+        "rg-multiline",
+        {"patterns": "foo", "multiline": True, "mode": "count"},
+        ["-U", "-c"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/json",
+        "rg-multiline",
+        {"patterns": "foo\\nbar", "multiline": True},
+        ["-U", "--json"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/json-terminator",
+        "rg-multiline",
+        {"patterns": "bar\\n", "multiline": True},
+        ["-U", "--json"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/standard",
+        "rg-multiline",
+        {"patterns": "foo\\nbar", "multiline": True},
+        ["-U", "-n"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/count-max-count",
+        "rg-multiline-max-count",
+        {"patterns": "def.*\\n.*return", "multiline": True, "mode": "count", "max_count_per_file": 1},
+        ["-U", "-c", "-m1"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/multiline/max-count",
+        "rg-multiline-max-count",
+        {"patterns": "def.*\\n.*return", "multiline": True, "max_count_per_file": 1},
+        ["-U", "-n", "-m1"],
+        {"format": "standard", "path_style": "relative"},
+    ),
     # The multiline search meets the late NUL on the line before the last match, past a gap:
     # with -B1 rg has printed the group's `--` and quits on its first line; with -B2 it prints
     # the `--` and that group's first line, then quits.
-    ("rg/late-nul/multiline-break", "rg-late-nul", {"patterns": "(first|middle|nul)\\n", "multiline": True,
-     "before_context": 1}, ["-U", "-n", "-B1"], {"format": "standard", "path_style": "relative"}),
-    ("rg/late-nul/multiline-break-heading", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
-     "multiline": True, "before_context": 1}, ["-U", "-n", "-B1", "--heading"],
-     {"format": "standard", "path_style": "relative", "heading": True}),
-    ("rg/late-nul/multiline-break-context", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
-     "multiline": True, "before_context": 2}, ["-U", "-n", "-B2"],
-     {"format": "standard", "path_style": "relative"}),
-    ("rg/late-nul/multiline-break-json", "rg-late-nul", {"patterns": "(first|middle|nul)\\n",
-     "multiline": True, "before_context": 2}, ["-U", "--json", "-B2"], {"format": "json", "path_style": "relative"}),
-    ("rg/bytes/json", "rg-bytes", {"patterns": "foo|na.ve"}, ["--json"],
-     {"format": "json", "path_style": "relative"}),
-    ("rg/bytes/json-invert-context", "rg-bytes", {"patterns": "bar", "invert": True, "context": 1},
-     ["--json", "-v", "-C1"], {"format": "json", "path_style": "relative"}),
+    (
+        "rg/late-nul/multiline-break",
+        "rg-late-nul",
+        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 1},
+        ["-U", "-n", "-B1"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/multiline-break-heading",
+        "rg-late-nul",
+        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 1},
+        ["-U", "-n", "-B1", "--heading"],
+        {"format": "standard", "path_style": "relative", "heading": True},
+    ),
+    (
+        "rg/late-nul/multiline-break-context",
+        "rg-late-nul",
+        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 2},
+        ["-U", "-n", "-B2"],
+        {"format": "standard", "path_style": "relative"},
+    ),
+    (
+        "rg/late-nul/multiline-break-json",
+        "rg-late-nul",
+        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 2},
+        ["-U", "--json", "-B2"],
+        {"format": "json", "path_style": "relative"},
+    ),
+    ("rg/bytes/json", "rg-bytes", {"patterns": "foo|na.ve"}, ["--json"], {"format": "json", "path_style": "relative"}),
+    (
+        "rg/bytes/json-invert-context",
+        "rg-bytes",
+        {"patterns": "bar", "invert": True, "context": 1},
+        ["--json", "-v", "-C1"],
+        {"format": "json", "path_style": "relative"},
+    ),
     ("rg/names/json", "rg-names", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
     # (No absolute-path JSON vector: a non-UTF-8 absolute path's base64 and every
     # bytes_printed would depend on where the runner puts the fixture.)
@@ -128,8 +236,8 @@ def decode_key(key: str) -> bytes:
     out, i = bytearray(), 0
     raw = key.encode("utf-8")
     while i < len(raw):
-        if raw[i:i + 2] == b"\\x":
-            out.append(int(raw[i + 2:i + 4], 16))
+        if raw[i : i + 2] == b"\\x":
+            out.append(int(raw[i + 2 : i + 4], 16))
             i += 4
         else:
             out.append(raw[i])
@@ -166,7 +274,7 @@ def main():
             build(TREES[tree], base)
             common = ["--no-config", "--sort", "path", "--no-require-git", "--color", "never"]
             patterns = request["patterns"]
-            argv = common + flags[:flags.index("--")] if "--" in flags else common + flags
+            argv = common + flags[: flags.index("--")] if "--" in flags else common + flags
             argv = argv + ["-e", patterns] + (["--", str(base / "root")] if "--" in flags else [])
             run = subprocess.run([args.rg] + argv, cwd=base / "root", capture_output=True)
             assert run.returncode in (0, 1), run.stderr
@@ -177,14 +285,16 @@ def main():
                 expect = {"messages": [strip_timings(json.loads(line)) for line in out.splitlines()]}
             else:
                 expect = {"text": out}
-            vectors.append({
-                "name": name,
-                "description": f"cd $T/root && rg {shown} (expected output from rg 15.1.0)",
-                "tree": tree,
-                "op": "grep",
-                "args": dict(request, render=render),
-                "expect": expect,
-            })
+            vectors.append(
+                {
+                    "name": name,
+                    "description": f"cd $T/root && rg {shown} (expected output from rg 15.1.0)",
+                    "tree": tree,
+                    "op": "grep",
+                    "args": dict(request, render=render),
+                    "expect": expect,
+                }
+            )
     doc = {"trees": TREES, "vectors": vectors}
     OUT.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     print(f"wrote {len(vectors)} vectors to {OUT.relative_to(REPO)}")

@@ -61,7 +61,7 @@ wheels=("$repo"/dist/fsnative-*.whl)
 [[ -f "${wheels[0]}" ]] || { echo "no wheel in $repo/dist: run make dist first" >&2; exit 1; }
 "$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "${wheels[0]}"
 echo "building fsnative for Node and the fsgrep example (release)" >&2
-node "$repo/npm/scripts/install.js"
+node "$repo/npm/scripts/build.js"
 cargo build --quiet --release --locked -p fsnative --features mimalloc --example fsgrep --manifest-path "$repo/Cargo.toml"
 
 # rg (PyPI ripgrep 15.1.0) and python come from the bench venv; fs-mcp finds rg on PATH, the

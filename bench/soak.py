@@ -260,11 +260,12 @@ def run(args: argparse.Namespace) -> int:
     return report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status)
 
 
-def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status) -> int:  # noqa: PLR0913
+def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, status) -> int:
     warm = [s for s in samples if s[0] >= args.seconds * 0.1] or samples
     rss_after_warmup = warm[0][1]
     drift = max(s[1] for s in warm) - rss_after_warmup
     searches = sum(histogram.total() for histogram in tenths)
+
     def within(lo, hi):
         return [s for s in samples if lo <= s[0] < hi]
 
@@ -273,15 +274,21 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         tenth = within(lo, hi)
         if not tenth:
             return "–", "–", "–", "–", "–", "–"  # no sample fell in this tenth (a short run)
-        return (f"{statistics.median(s[1] for s in tenth) / MIB:.1f} MiB", f"{max(s[1] for s in tenth) / MIB:.1f} MiB",
-                max(s[2] for s in tenth), max(s[3] for s in tenth),
-                f"{max(s[4] for s in tenth) / MIB:.2f} MiB", f"{max(s[5] for s in tenth):,}")
+        return (
+            f"{statistics.median(s[1] for s in tenth) / MIB:.1f} MiB",
+            f"{max(s[1] for s in tenth) / MIB:.1f} MiB",
+            max(s[2] for s in tenth),
+            max(s[3] for s in tenth),
+            f"{max(s[4] for s in tenth) / MIB:.2f} MiB",
+            f"{max(s[5] for s in tenth):,}",
+        )
 
     # The trend without single samples' peaks (a search in flight holds its buffers): the last
     # tenth's median resident memory minus the second's (the first after warm-up).
     second, last = within(args.seconds * 0.1, args.seconds * 0.2), within(args.seconds * 0.9, args.seconds * 1.1)
-    median_drift = (statistics.median(s[1] for s in last) - statistics.median(s[1] for s in second)
-                    if second and last else 0)
+    median_drift = (
+        statistics.median(s[1] for s in last) - statistics.median(s[1] for s in second) if second and last else 0
+    )
 
     rows = [
         (lo, hi, h.total(), h.percentile(0.5), h.percentile(0.99), *peaks(lo, hi))
@@ -315,9 +322,11 @@ def report(args, churn, whole_checks, whole_stale, tenths, samples, errors, stat
         "| time | searches | p50 | p99 | resident memory: median | peak | descriptors: peak | threads: peak "
         "| index memory_bytes: peak | index files: peak |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
-        *(f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {median} | {rss} | {fds} | {threads} "
-          f"| {index_memory} | {files} |"
-          for lo, hi, n, p50, p99, median, rss, fds, threads, index_memory, files in rows),
+        *(
+            f"| {lo:.0f}-{hi:.0f} s | {n:,} | {p50:.2f} ms | {p99:.2f} ms | {median} | {rss} | {fds} | {threads} "
+            f"| {index_memory} | {files} |"
+            for lo, hi, n, p50, p99, median, rss, fds, threads, index_memory, files in rows
+        ),
         "",
     ]
     lines += [f"- stale: {line}" for line in (churn.stale + whole_stale)[:20]]

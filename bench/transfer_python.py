@@ -75,12 +75,13 @@ def main():
         runs = interleaved(impls, warmup, reps, block, orders)
         runs[RG_PEER].update(matches=sum(rg_counts), files=len(rg_counts))
         notes = {
-            name: f"of which the core's search (stats.elapsed_ms): {statistics.median(core_ms[name][-len(runs[name]['samples']):]):.2f} ms"
+            name: f"of which the core's search (stats.elapsed_ms): {statistics.median(core_ms[name][-len(runs[name]['samples']) :]):.2f} ms"
             for name in (PLAIN, INDEXED)
         }
         notes[RG_PEER] = f"`rg {' '.join(RG_ARGS[:3])} DIR`; the lines are not parsed into fields"
-        rows += record("transfer-python", TREE, case_id, title, runs,
-                       lambda name: [INDEXED] if name == RG_PEER else [], notes)
+        rows += record(
+            "transfer-python", TREE, case_id, title, runs, lambda name: [INDEXED] if name == RG_PEER else [], notes
+        )
     save("transfer-python", rows)
 
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Node binding's tasks, as the root Makefile calls them:
-#   ./npm/dev.sh test       install the package (npm ci builds the addon with cargo), then npm test
+#   ./npm/dev.sh test       install the package (npm ci, then scripts/build.js builds the addon with cargo), then npm test
 #   ./npm/dev.sh demo DIR   install the package, then validate, grep, glob and fuzzy-find DIR through the Node API
 #   ./npm/dev.sh install    only install the package (make test then runs `npm run test:suite` and
 #                           `npm run test:dist`, the installs from dist/, side by side)
@@ -15,7 +15,7 @@ usage() {
 package_dir="$(cd "$(dirname "$0")" && pwd)"
 
 install_package() {
-  (cd "$package_dir" && npm ci --no-audit --no-fund --foreground-scripts)
+  (cd "$package_dir" && npm ci --no-audit --no-fund && node scripts/build.js)
 }
 
 case "${1:-}" in

@@ -22,8 +22,7 @@ const MAX_LINE_BYTES = 512;
 
 /** The tools' descriptions for an MCP client. */
 const DESCRIPTIONS = {
-  find_files:
-    'Fuzzy file path search (typos allowed): the paths under `path` that best match the query, best first, each with its score.',
+  find_files: 'Fuzzy file path search (typos allowed): the paths under `path` that best match the query, best first, each with its score.',
   grep:
     'Search file contents for a plain-text string (smart case: case-insensitive unless it has an upper-case letter). ' +
     'Lines come as path:line:text, at most 200 per file, cut at 512 bytes; files over 10 MiB are skipped. ' +
@@ -72,10 +71,7 @@ class FffTools {
     const { z } = require('zod');
     const where = z.string().optional().describe('Directory to search (defaults to current directory)');
     const limit = z.number().int().optional().describe(`Maximum number of matches to return (default ${GREP_LIMIT})`);
-    const outputMode = z
-      .enum(['content', 'files'])
-      .optional()
-      .describe("Return 'content' (file:line:text, default) or 'files' (unique file paths only)");
+    const outputMode = z.enum(['content', 'files']).optional().describe("Return 'content' (file:line:text, default) or 'files' (unique file paths only)");
     const cursor = z.string().optional().describe("Pagination cursor from a previous result's next_cursor field");
     const schemas = {
       find_files: {
@@ -85,9 +81,7 @@ class FffTools {
       },
       grep: { query: z.string().describe('Search pattern (plain text)'), path: where, limit, output_mode: outputMode, cursor },
       multi_grep: {
-        patterns: z
-          .array(z.string())
-          .describe('Patterns to match (OR logic). Include all naming conventions: snake_case, PascalCase, camelCase.'),
+        patterns: z.array(z.string()).describe('Patterns to match (OR logic). Include all naming conventions: snake_case, PascalCase, camelCase.'),
         path: where,
         constraints: z.string().optional().describe("File constraints (e.g. '*.rs !test/')"),
         limit,

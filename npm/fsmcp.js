@@ -55,8 +55,7 @@ const GREP_TOOL = {
 /** The `fs_glob` tool definition, as fsMCP registers it. */
 const GLOB_TOOL = {
   name: 'fs_glob',
-  description:
-    'List files whose path matches a glob pattern, as absolute paths, newest first, at most 1000.',
+  description: 'List files whose path matches a glob pattern, as absolute paths, newest first, at most 1000.',
   inputSchema: {
     type: 'object',
     properties: {

@@ -5,10 +5,15 @@
 /// <reference types="node" />
 
 import type { FindOptions, FindResult, FindStats } from './find';
+
 export type { FindEntry, FindOptions, FindResult, FindStats } from './find';
+
 import type { FrecencyStatus, RankOptions, ThesaurusStatus } from './rank';
+
 export type { FrecencyOptions, FrecencyProfile, FrecencyStatus, RankOptions, ThesaurusMapping, ThesaurusStatus } from './rank';
+
 import type { IndexOptions, IndexStatus } from './warm-index';
+
 export type { IndexOptions, IndexStatus } from './warm-index';
 
 /**

@@ -69,9 +69,4 @@ export interface SearchOptions {
  * (`FSNATIVE_MCPFS_MAX_RESULTS`, `FSNATIVE_MCPFS_TIME_BUDGET_MS`), a cut answer ends with a
  * line in `[…]` saying so.
  */
-export function searchFilesWithValidation(
-  rootPath: string,
-  pattern: string,
-  allowedDirectories: string[],
-  options?: SearchOptions,
-): Promise<string[]>;
+export function searchFilesWithValidation(rootPath: string, pattern: string, allowedDirectories: string[], options?: SearchOptions): Promise<string[]>;

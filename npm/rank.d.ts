@@ -25,7 +25,10 @@ export interface FrecencyOptions {
  */
 export type ThesaurusMapping =
   | { readonly [term: string]: string }
-  | { readonly name?: string; readonly data: { readonly [term: string]: { readonly id?: number | string; readonly nterm?: string; readonly url?: string | null } } };
+  | {
+      readonly name?: string;
+      readonly data: { readonly [term: string]: { readonly id?: number | string; readonly nterm?: string; readonly url?: string | null } };
+    };
 
 /** The ranking options of the Sandbox constructor. */
 export interface RankOptions {

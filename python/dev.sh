@@ -8,6 +8,8 @@
 #                                        other parts run: rg among them is a source build)
 #   ./python/dev.sh pytest [PYTEST ARGS] run the tests against what .venv holds (make test runs two
 #                                        at once, after one install)
+#   ./python/dev.sh lint                 ruff (the version tests/requirements.txt pins, in a venv of
+#                                        its own) on the Python code: lints, then formatting (ruff.toml)
 # The tests run against the installed release wheel, the one `make dist` made, never against
 # the source folder. The venv at the repository's .venv is kept between runs. PYTHON chooses
 # the interpreter (python3).
@@ -66,6 +68,19 @@ test | pytest)
     cd "$here/tests"
     exec "$venv/bin/pytest" -c "$here/pyproject.toml" --rootdir "$here" "$@"
     ;;
+lint)
+    if [[ $# -ne 1 ]]; then
+        echo "usage: $0 lint" >&2
+        exit 2
+    fi
+    # Its own venv: make test installs the test requirements into .venv at the same time.
+    lint_venv="$repo/target/lint-venv"
+    [[ -x "$lint_venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$lint_venv"
+    "$lint_venv/bin/python" -m pip install "${pip_quiet[@]}" "$(grep '^ruff==' "$here/tests/requirements.txt")"
+    cd "$repo"
+    "$lint_venv/bin/ruff" check python bench tests set-version.py
+    exec "$lint_venv/bin/ruff" format --check python bench tests set-version.py
+    ;;
 demo)
     if [[ $# -ne 2 ]]; then
         echo "usage: $0 demo DIR" >&2
@@ -75,7 +90,7 @@ demo)
     exec "$venv/bin/python" "$here/examples/demo.py" "$2"
     ;;
 *)
-    echo "usage: $0 test [PYTEST ARGS] | demo DIR | install | requirements | pytest [PYTEST ARGS]" >&2
+    echo "usage: $0 test [PYTEST ARGS] | demo DIR | install | requirements | pytest [PYTEST ARGS] | lint" >&2
     exit 2
     ;;
 esac

@@ -40,17 +40,22 @@ const cases = {
     const { entries } = await sandbox.glob({ pattern: '**/*.py', limit: null, noIgnore: true });
     return [entries.length, entries.length];
   },
-  ...Object.fromEntries(['common_limit', 'regex_context', 'case_insensitive'].map((id) => [id, (sandbox) => async () => {
-    const testCase = SCENARIOS[id];
-    const result = await sandbox.grep({
-      patterns: patternsOf(testCase, values.tree),
-      fixedStrings: Boolean(testCase.fixed),
-      caseMode: testCase.case_insensitive ? 'insensitive' : 'sensitive',
-      context: testCase.context ?? null,
-      limit: testCase.limit,
-    });
-    return [result.files.reduce((sum, file) => sum + file.matches.length, 0), result.files.length];
-  }])),
+  ...Object.fromEntries(
+    ['common_limit', 'regex_context', 'case_insensitive'].map((id) => [
+      id,
+      (sandbox) => async () => {
+        const testCase = SCENARIOS[id];
+        const result = await sandbox.grep({
+          patterns: patternsOf(testCase, values.tree),
+          fixedStrings: Boolean(testCase.fixed),
+          caseMode: testCase.case_insensitive ? 'insensitive' : 'sensitive',
+          context: testCase.context ?? null,
+          limit: testCase.limit,
+        });
+        return [result.files.reduce((sum, file) => sum + file.matches.length, 0), result.files.length];
+      },
+    ]),
+  ),
 };
 
 const [first] = builds[0];
@@ -58,5 +63,6 @@ for (const [caseId, call] of Object.entries(cases)) {
   const runs = await interleaved(Object.fromEntries(Object.entries(sandboxes).map(([name, sandbox]) => [name, call(sandbox)])), { warmup: 3, reps: 21 });
   const rows = record('addons', values.tree, caseId, caseId, runs, () => []);
   const base = rows.find((row) => row.impl === first).median;
-  for (const row of rows.slice(1)) console.log(`${caseId}: ${row.impl} / ${first} = ${(row.median / base).toFixed(3)} (${row.median.toFixed(2)} vs ${base.toFixed(2)} ms)`);
+  for (const row of rows.slice(1))
+    console.log(`${caseId}: ${row.impl} / ${first} = ${(row.median / base).toFixed(3)} (${row.median.toFixed(2)} vs ${base.toFixed(2)} ms)`);
 }

@@ -25,8 +25,10 @@ for (const tree of trees('small', 'medium', 'large')) {
     tinyglobby: counted(() => tinyglobby([PATTERN], { cwd })),
     glob: counted(() => glob(PATTERN, { cwd, nodir: true })),
   });
-  rows.push(...record('glob-node', tree, 'py_files', `\`${PATTERN}\``, runs,
-    (name) => (name.startsWith('fsnative') ? [] : ['fsnative (noIgnore)']),
-    { 'fsnative (default: .gitignore)': 'skips ignored directories: fewer files, shown for reference' }));
+  rows.push(
+    ...record('glob-node', tree, 'py_files', `\`${PATTERN}\``, runs, (name) => (name.startsWith('fsnative') ? [] : ['fsnative (noIgnore)']), {
+      'fsnative (default: .gitignore)': 'skips ignored directories: fewer files, shown for reference',
+    }),
+  );
 }
 save('glob-node', rows);

@@ -2,7 +2,7 @@
 // (what Node MCP filesystem servers do).
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
-import { RG, SCENARIOS, corpus, fsnative, interleaved, patternsOf, record, save, trees } from './measure.mjs';
+import { corpus, fsnative, interleaved, patternsOf, RG, record, SCENARIOS, save, trees } from './measure.mjs';
 
 const CASES = ['rare_literal', 'common_limit', 'regex_context', 'case_insensitive', 'files_mode', 'multi_pattern'];
 
@@ -66,9 +66,17 @@ for (const tree of trees('small', 'medium')) {
       'fsnative (async)': fsnativeGrep(sandbox, testCase, tree),
       'rg --json subprocess': rgSubprocess(testCase, tree),
     });
-    rows.push(...record('grep-node', tree, caseId, testCase.title, runs,
-      (name) => (name === 'fsnative (async)' ? [] : ['fsnative (async)']),
-      testCase.limit === null ? {} : { 'rg --json subprocess': "stops reading and kills rg at the limit; rg's first N are in walk order, not path order" }));
+    rows.push(
+      ...record(
+        'grep-node',
+        tree,
+        caseId,
+        testCase.title,
+        runs,
+        (name) => (name === 'fsnative (async)' ? [] : ['fsnative (async)']),
+        testCase.limit === null ? {} : { 'rg --json subprocess': "stops reading and kills rg at the limit; rg's first N are in walk order, not path order" },
+      ),
+    );
   }
 }
 save('grep-node', rows);

@@ -1,8 +1,8 @@
 // Shared pieces of the Node benchmark scripts; the same settings and record format as
 // bench/measure.py (interleaved rounds, warm-up first, medians in the report).
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BENCH = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,8 +62,21 @@ export async function interleaved(impls, { warmup = WARMUP, reps = REPS, orders 
 /** Report rows, as bench/measure.py's `record`. */
 export function record(suite, tree, caseId, title, runs, baselinesOf, notes = {}, unit = 'ms') {
   return Object.entries(runs).map(([name, run]) => {
-    const row = { suite, tree, case: caseId, title, impl: name, baselines: baselinesOf(name), median: median(run.samples), unit, ...run, note: notes[name] || '' };
-    console.error(`${suite.padEnd(12)} ${tree.padEnd(6)} ${caseId.padEnd(16)} ${name.padEnd(28)} ${row.median.toFixed(2).padStart(10)} ${unit}  ${run.matches} matches in ${run.files} files`);
+    const row = {
+      suite,
+      tree,
+      case: caseId,
+      title,
+      impl: name,
+      baselines: baselinesOf(name),
+      median: median(run.samples),
+      unit,
+      ...run,
+      note: notes[name] || '',
+    };
+    console.error(
+      `${suite.padEnd(12)} ${tree.padEnd(6)} ${caseId.padEnd(16)} ${name.padEnd(28)} ${row.median.toFixed(2).padStart(10)} ${unit}  ${run.matches} matches in ${run.files} files`,
+    );
     return row;
   });
 }

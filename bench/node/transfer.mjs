@@ -13,9 +13,10 @@
 // targets in both: async ≥ 10× faster than spawning rg, and async within 0.2 ms of sync; with
 // bench/transfer_python.py's rows (the same search from Python, measured the same way), Node's
 // cost over Python's.
-import { spawn } from 'node:child_process';
+
 import assert from 'node:assert/strict';
-import { RG, SCENARIOS, SMOKE, corpus, fsnative, interleaved, patternsOf, record, save } from './measure.mjs';
+import { spawn } from 'node:child_process';
+import { corpus, fsnative, interleaved, patternsOf, RG, record, SCENARIOS, SMOKE, save } from './measure.mjs';
 
 const CASE_ID = 'email_context';
 const TREE = 'email';
@@ -85,7 +86,10 @@ const arrangements = [
 
 // The rg runs timed only the split; their matches and files are counted here, untimed, by
 // `rg -c` (one `path:count` line per file).
-const counts = (await ripgrep(['-c', pattern, dir])).trimEnd().split('\n').map((line) => Number(line.slice(line.lastIndexOf(':') + 1)));
+const counts = (await ripgrep(['-c', pattern, dir]))
+  .trimEnd()
+  .split('\n')
+  .map((line) => Number(line.slice(line.lastIndexOf(':') + 1)));
 const median = (values) => values.toSorted((a, b) => a - b)[values.length >> 1];
 const rows = [];
 for (const { caseId, title, block } of arrangements) {
@@ -97,15 +101,15 @@ for (const { caseId, title, block } of arrangements) {
   const runs = await interleaved(impls, { ...rounds, block, orders });
   Object.assign(runs[RG_PEER], { matches: counts.reduce((a, b) => a + b, 0), files: counts.length });
   const searchNote = (kind) => `of which the core's search (stats.elapsedMs): ${median(searchMs[kind]).toFixed(2)} ms`;
-  rows.push(...record('transfer-node', TREE, caseId, title, runs,
-    (name) => (name === RG_PEER ? [ASYNC, INDEXED_ASYNC, INDEXED_ONE_THREAD] : []),
-    {
+  rows.push(
+    ...record('transfer-node', TREE, caseId, title, runs, (name) => (name === RG_PEER ? [ASYNC, INDEXED_ASYNC, INDEXED_ONE_THREAD] : []), {
       [ASYNC]: searchNote('async'),
       [SYNC]: `${searchNote('sync')}; blocks the event loop for the whole search`,
       [INDEXED_ASYNC]: searchNote('indexedAsync'),
       [INDEXED_ONE_THREAD]: `${searchNote('indexedOneThread')}; searched on the calling thread alone`,
       [INDEXED_SYNC]: `${searchNote('indexedSync')}; blocks the event loop for the whole search`,
       [RG_PEER]: `\`rg ${RG_ARGS.slice(0, 3).join(' ')} DIR\`; the lines are not parsed into fields`,
-    }));
+    }),
+  );
 }
 save('transfer-node', rows);

@@ -17,7 +17,12 @@ async function timed(work) {
 }
 
 console.log('\n== validatePath: honest paths pass, escapes are refused');
-for (const [path, intent] of [['.', 'read'], ['new/file.txt', 'write'], ['../outside', 'read'], ['/etc/passwd', 'read']]) {
+for (const [path, intent] of [
+  ['.', 'read'],
+  ['new/file.txt', 'write'],
+  ['../outside', 'read'],
+  ['/etc/passwd', 'read'],
+]) {
   try {
     console.log(`  ${path.padEnd(14)} ${intent}: ok -> ${sandbox.validatePath(path, { intent })}`);
   } catch (err) {

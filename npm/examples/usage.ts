@@ -1,6 +1,6 @@
 // The Node API from TypeScript; `npm test` type-checks this file with `tsc --strict` against
 // index.d.ts (it is an example to read, and the check that the declarations hold together).
-import { AbortError, FsnativeError, Sandbox, type FsPath, type GrepResult, type IndexStatus, type ThesaurusStatus } from 'fsnative';
+import { AbortError, FsnativeError, type FsPath, type GrepResult, type IndexStatus, Sandbox, type ThesaurusStatus } from 'fsnative';
 
 /** A path for `fs` functions: the string itself, or the raw bytes of a non-UTF-8 name. */
 function fsPath(path: FsPath): string | Buffer {
@@ -49,7 +49,10 @@ export async function main(root: string): Promise<void> {
 
   // Files by name, newest first.
   const listed = await sandbox.glob({ pattern: '**/*.ts', sort: 'mtime', limit: 5 });
-  console.log(`${listed.entries.length} of ${listed.total}:`, listed.entries.map((entry) => fsPath(entry.path)));
+  console.log(
+    `${listed.entries.length} of ${listed.total}:`,
+    listed.entries.map((entry) => fsPath(entry.path)),
+  );
 
   // Files by a fuzzy, typo-tolerant query, best first, with FFF-style constraints.
   const best = await sandbox.find({ query: 'usge', limit: 5, constraints: '*.ts !node_modules/' });
@@ -77,7 +80,10 @@ export async function main(root: string): Promise<void> {
   });
   ranked.recordAccess('README.md');
   const first = await ranked.grep({ pattern: 'TODO', mode: 'files', sort: 'frecency' });
-  console.log(first.files.map((file) => fsPath(file.relativePath)), ranked.frecencyScore('README.md'));
+  console.log(
+    first.files.map((file) => fsPath(file.relativePath)),
+    ranked.frecencyScore('README.md'),
+  );
   const boost: number = ranked.pathBoost('README.md');
   const thesaurus: ThesaurusStatus | null = ranked.thesaurusStatus();
   console.log('boost', boost, 'of', thesaurus?.concepts, 'concepts');

@@ -16,7 +16,12 @@ function cancelTokenFor(signal) {
   let watch = watchedSignals.get(signal);
   if (watch === undefined) {
     const tokens = new Set();
-    watch = { tokens, cancelAll: () => tokens.forEach((token) => token.cancel()) };
+    watch = {
+      tokens,
+      cancelAll: () => {
+        for (const token of tokens) token.cancel();
+      },
+    };
     watchedSignals.set(signal, watch);
     signal.addEventListener('abort', watch.cancelAll, { once: true });
   }

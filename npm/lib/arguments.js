@@ -12,7 +12,9 @@ function rootsArgument(roots) {
   if (!Array.isArray(roots)) {
     throw typeError('roots', 'an array of strings or Buffers', roots);
   }
-  roots.forEach((root, index) => pathArgument(root, `roots[${index}]`));
+  roots.forEach((root, index) => {
+    pathArgument(root, `roots[${index}]`);
+  });
   return roots;
 }
 

@@ -1,6 +1,6 @@
 'use strict';
 // Loads the native addon. In order: `native/fsnative.node` (built from Rust sources by
-// scripts/install.js, in a checkout or where no prebuilt package fits), then the platform
+// scripts/build.js, in a checkout or where no prebuilt package fits), then the platform
 // package that carries a prebuilt addon for this machine (`fsnative-linux-x64-gnu`, …), which
 // npm installs from the main package's optionalDependencies.
 
@@ -8,6 +8,8 @@ const path = require('node:path');
 const { platformPackage } = require('./platform');
 
 const SOURCE_BUILD = path.join(__dirname, '..', 'native', 'fsnative.node');
+/** The one command that builds the addon from the Rust sources this package carries. */
+const BUILD_COMMAND = `node ${JSON.stringify(path.join(__dirname, '..', 'scripts', 'build.js'))}`;
 
 function load() {
   // The platform package's name is worked out only when no source build is there.
@@ -20,9 +22,10 @@ function load() {
     }
   }
   throw new Error(
-    `fsnative: no native addon for this machine (tried ${SOURCE_BUILD} and ${platformPackage()}). ` +
-      `Install the platform package \`${platformPackage()}\` beside fsnative, or reinstall fsnative ` +
-      'with a Rust toolchain on PATH so that it builds the addon from the sources it carries.',
+    `fsnative: no native addon for this machine: the platform package ${platformPackage()} is not ` +
+      `installed (npm adds it beside fsnative where one is published for this machine), and ${SOURCE_BUILD} ` +
+      'has not been built. To build it from the Rust sources fsnative carries (needs cargo, ' +
+      `https://rustup.rs), run:\n  ${BUILD_COMMAND}`,
   );
 }
 

@@ -50,7 +50,7 @@ export async function currentSandbox() {
  * `path.join(rootPath, relative)`. The server's signature; the walk is native, in path order.
  * With a result cap or a time budget (see settings.mjs), a cut answer ends with a line saying so.
  */
-export async function searchFilesWithValidation(rootPath, pattern, allowedDirectories, options = {}) {
+export async function searchFilesWithValidation(rootPath, pattern, _allowedDirectories, options = {}) {
   const { excludePatterns = [] } = options;
   const settings = searchSettings();
   const box = await currentSandbox();

@@ -37,36 +37,49 @@ export function parseArguments(argv) {
     else if (arg === '--max-results') flags.maxResults = number(arg);
     else if (arg === '--time-budget') flags.timeBudgetMs = number(arg);
     else if (arg === '--help' || arg === '-h') flags.help = true;
-    else if (arg === '--') rest.push(...argv.slice(i + 1)), (i = argv.length);
-    else rest.push(arg);
+    else if (arg === '--') {
+      rest.push(...argv.slice(i + 1));
+      break;
+    } else rest.push(arg);
   }
   return { flags, directories: rest };
 }
 
-/** The installed server's directory, checked against the tested versions. */
+/**
+ * The installed server's directory, as resolved from `from` (a file URL or path), checked
+ * against the tested versions.
+ */
 export function locateServer(from = import.meta.url) {
   const require = createRequire(from);
   let manifest;
   try {
     manifest = require.resolve(`${SERVER_PACKAGE}/package.json`);
   } catch {
-    throw new Error(`${SERVER_PACKAGE} is not installed; install version ${SUPPORTED_SERVER_VERSIONS.join(' or ')} beside fsnative (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`);
+    throw new Error(
+      `${SERVER_PACKAGE} is not installed; run \`npx -y fsnative-mcp-filesystem\`, which brings it, or install version ` +
+        `${SUPPORTED_SERVER_VERSIONS.join(' or ')} beside fsnative (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`,
+    );
   }
   const { version } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
   if (!SUPPORTED_SERVER_VERSIONS.includes(version)) {
-    throw new Error(`${SERVER_PACKAGE} ${version} is not supported by this fsnative: it has been tested with ${SUPPORTED_SERVER_VERSIONS.join(', ')} only (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`);
+    throw new Error(
+      `${SERVER_PACKAGE} ${version} is not supported by this fsnative: it has been tested with ${SUPPORTED_SERVER_VERSIONS.join(', ')} only (npm install ${SERVER_PACKAGE}@${SUPPORTED_SERVER_VERSIONS.at(-1)})`,
+    );
   }
   return path.dirname(manifest);
 }
 
-/** Starts the server with `argv` (the arguments after the program's name). */
-export async function main(argv = process.argv.slice(2)) {
+/**
+ * Starts the server with `argv` (the arguments after the program's name), the server package
+ * resolved from `from` (the bin's own file, so that its package's dependency is found).
+ */
+export async function main(argv = process.argv.slice(2), from = import.meta.url) {
   const { flags, directories } = parseArguments(argv);
   if (flags.help) {
     process.stderr.write(`${USAGE}\n`);
     return;
   }
-  const serverDir = locateServer();
+  const serverDir = locateServer(from);
   if (flags.gitignore) process.env[ENV.gitignore] = '1';
   if (flags.maxResults !== null) process.env[ENV.maxResults] = flags.maxResults;
   if (flags.timeBudgetMs !== null) process.env[ENV.timeBudgetMs] = flags.timeBudgetMs;

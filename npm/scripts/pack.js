@@ -7,7 +7,11 @@
 //   PLATFORM is `<platform>-<arch>[-gnu|-musl]` as Node names them (`linux-arm64-musl`); a bare
 //   LIB is this machine's addon;
 // - the main package `fsnative`, which lists every platform package in `optionalDependencies`
-//   and carries the Rust sources in DIR (as rust/) for a source build where none fits.
+//   and carries the Rust sources in DIR (as rust/) for scripts/build.js where none fits;
+// - `fsnative-mcp-filesystem`, the bin that runs the official MCP filesystem server on fsnative,
+//   depending on fsnative and on the server, so that `npx -y fsnative-mcp-filesystem DIR` needs
+//   nothing installed.
+// Each carries the repository's LICENSE-MIT and LICENSE-APACHE.
 // Not part of the published package.
 
 const { execFileSync } = require('node:child_process');
@@ -17,6 +21,8 @@ const { parseArgs } = require('node:util');
 const { platformPackage } = require('../lib/platform');
 
 const PACKAGE_DIR = path.join(__dirname, '..');
+const LICENSES = ['LICENSE-MIT', 'LICENSE-APACHE'];
+const SERVER_BIN = 'bin/fsnative-mcp-filesystem.js';
 
 function main() {
   const { values } = parseArgs({
@@ -34,14 +40,20 @@ function main() {
   const addons = values.addon.map(parseAddon);
   const platformDirs = addons.map(({ machine }) => path.join(values.stage, `npm-${platformPackage(machine)}`));
   const mainDir = path.join(values.stage, 'npm-main');
-  for (const dir of [...platformDirs, mainDir]) {
+  const serverDir = path.join(values.stage, 'npm-mcp-filesystem');
+  const packageDirs = [...platformDirs, mainDir, serverDir];
+  for (const dir of packageDirs) {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
   }
   const platforms = addons.map(({ machine, file }, i) => stagePlatformPackage(manifest, machine, file, platformDirs[i]));
   stageMainPackage(manifest, platforms, values['rust-sources'], mainDir);
+  stageServerPackage(manifest, serverDir);
+  for (const dir of packageDirs) {
+    for (const license of LICENSES) fs.copyFileSync(path.join(PACKAGE_DIR, '..', license), path.join(dir, license));
+  }
   fs.mkdirSync(values.out, { recursive: true });
-  for (const dir of [...platformDirs, mainDir]) {
+  for (const dir of packageDirs) {
     execFileSync('npm', ['pack', '--silent', '--pack-destination', path.resolve(values.out)], { cwd: dir, stdio: 'inherit' });
   }
 }
@@ -73,7 +85,7 @@ function stagePlatformPackage(manifest, machine, addon, dir) {
     license: manifest.license,
     repository: manifest.repository,
     main: binary,
-    files: [binary],
+    files: [binary, ...LICENSES],
     os: [machine.platform],
     cpu: [machine.arch],
     ...(abi && { libc: [abi] }),
@@ -100,10 +112,40 @@ function stageMainPackage(manifest, platforms, rustSources, dir) {
   const { devDependencies, scripts, ...release } = manifest;
   writeJson(path.join(dir, 'package.json'), {
     ...release,
-    files: [...manifest.files, 'rust/'],
-    scripts: { install: scripts.install },
+    files: [...manifest.files, 'rust/', ...LICENSES],
     optionalDependencies: Object.fromEntries(platforms.map((name) => [name, manifest.version])),
   });
+}
+
+/**
+ * Writes `fsnative-mcp-filesystem` into `dir`: the bin, and a manifest that depends on this
+ * fsnative and on the server version it is tested with (the devDependency's pin).
+ */
+function stageServerPackage(manifest, dir) {
+  const name = 'fsnative-mcp-filesystem';
+  const server = '@modelcontextprotocol/server-filesystem';
+  fs.mkdirSync(path.join(dir, 'bin'));
+  fs.copyFileSync(path.join(PACKAGE_DIR, SERVER_BIN), path.join(dir, SERVER_BIN));
+  writeJson(path.join(dir, 'package.json'), {
+    name,
+    version: manifest.version,
+    description: `The official MCP filesystem server (${server}) on fsnative's native path check and search`,
+    license: manifest.license,
+    repository: manifest.repository,
+    bin: { [name]: SERVER_BIN },
+    files: [SERVER_BIN, ...LICENSES],
+    engines: manifest.engines,
+    dependencies: { fsnative: manifest.version, [server]: manifest.devDependencies[server] },
+  });
+  fs.writeFileSync(
+    path.join(dir, 'README.md'),
+    `# ${name}\n\nThe official MCP filesystem server, [${server}](https://www.npmjs.com/package/${server}) ` +
+      `${manifest.devDependencies[server]}, run unchanged on [fsnative](https://www.npmjs.com/package/fsnative)'s ` +
+      "path check and `search_files`. In an MCP client's configuration:\n\n" +
+      `\`\`\`json\n{ "command": "npx", "args": ["-y", "${name}", "/path/to/allowed/dir"] }\n\`\`\`\n\n` +
+      'Its flags (`--content-search`, `--gitignore`, `--max-results N`, `--time-budget MS`): `npx -y ' +
+      `${name} --help\`.\n`,
+  );
 }
 
 function writeJson(file, value) {

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
@@ -23,18 +23,50 @@ const RUNNING_AS_ROOT = process.geteuid() === 0;
 /** How long index mode waits for a vector's index (a tiny tree's takes milliseconds). */
 const INDEX_READY_TIMEOUT_MS = 60_000;
 
-for (const file of fs.readdirSync(VECTORS_DIR).filter((name) => name.endsWith('.json')).sort()) {
+/** This run's counts, written to $FSNATIVE_VECTOR_COUNTS/node.json when that is set (make test
+ * compares the three runners' counts: tests/compare-vector-counts.py). */
+const counts = { passed: 0, skipped: 0, failed: 0 };
+
+for (const file of fs
+  .readdirSync(VECTORS_DIR)
+  .filter((name) => name.endsWith('.json'))
+  .sort()) {
   const doc = JSON.parse(fs.readFileSync(path.join(VECTORS_DIR, file), 'utf8'));
   const trees = doc.trees ?? {};
   for (const vector of doc.vectors) {
-    const skip = skippedHere(vector) && 'permission bits do not apply to root';
-    test(vector.name, { skip }, () => runVector(vector, trees, false));
-    test(`${vector.name} [index]`, { skip }, () => runVector(vector, trees, true));
+    const skip = skippedHere(vector);
+    if (skip) counts.skipped += 2;
+    test(vector.name, { skip }, () => counted(runVector(vector, trees, false)));
+    test(`${vector.name} [index]`, { skip }, () => counted(runVector(vector, trees, true)));
   }
 }
 
+after(() => {
+  const dir = process.env.FSNATIVE_VECTOR_COUNTS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'node.json'), JSON.stringify(counts));
+});
+
+/** Counts the case whose run is `pending` as passed or failed. */
+async function counted(pending) {
+  try {
+    await pending;
+    counts.passed += 1;
+  } catch (err) {
+    counts.failed += 1;
+    throw err;
+  }
+}
+
+/** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
+const THIS_OS = { darwin: 'macos', win32: 'windows' }[process.platform] ?? process.platform;
+
+/** Why this runner skips `vector` here, or false. */
 function skippedHere(vector) {
-  return RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
+  if (Array.isArray(vector.only_on) && !vector.only_on.includes(THIS_OS)) return `runs only on ${vector.only_on.join(', ')}`;
+  const asRoot = RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
+  return asRoot && 'permission bits do not apply to root';
 }
 
 async function runVector(vector, trees, indexed) {
@@ -56,9 +88,7 @@ async function runVector(vector, trees, indexed) {
  * names). `indexed`: on a sandbox with a warm index, ready first, and closed after.
  */
 async function execute(vector, base, args, indexed) {
-  const roots = Array.isArray(vector.roots)
-    ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : ''))
-    : [`${base}/root`];
+  const roots = Array.isArray(vector.roots) ? vector.roots.map((root) => fixturePath(base, typeof root === 'string' ? root : '')) : [`${base}/root`];
   // The sandbox's own options: top-level names in camelCase (a thesaurus's terms stay as given).
   const given = substitute(vector.sandbox_options ?? {}, base);
   const options = Object.fromEntries(Object.entries(given).map(([key, value]) => [native.snakeToCamel(key), value]));

@@ -133,9 +133,7 @@ _CLASSES_BY_CODE: dict[str, type[FsnativeError]] = {
 }
 
 
-def error_for(
-    code: str, message: str, option: str | None = None, path: str | None = None
-) -> FsnativeError:
+def error_for(code: str, message: str, option: str | None = None, path: str | None = None) -> FsnativeError:
     """The exception for a core error: an instance of its code's class."""
     cls = _CLASSES_BY_CODE.get(code)
     error = FsnativeError(message) if cls is None else cls(message)

@@ -33,9 +33,10 @@ from fsnative._views import (
 )
 
 __all__ = [
+    "ERROR_CODES",
+    "INDEX_DEFAULTS",
     "CancelToken",
     "ContextLine",
-    "ERROR_CODES",
     "FileMatches",
     "FindEntry",
     "FindResult",
@@ -45,7 +46,6 @@ __all__ = [
     "GlobStats",
     "GrepResult",
     "GrepStats",
-    "INDEX_DEFAULTS",
     "IndexStatus",
     "Match",
     "Sandbox",

@@ -78,7 +78,7 @@ class Sandbox(_fsnative.Sandbox):
     ) -> Self:
         if isinstance(index, IndexOptions):
             index = index.to_dict()
-        ranking = dict(frecency=frecency, record_hits=record_hits, thesaurus=thesaurus)
+        ranking = {"frecency": frecency, "record_hits": record_hits, "thesaurus": thesaurus}
         return super().__new__(cls, roots, index=index, boost_weight=boost_weight, max_boost=max_boost, **ranking)
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)

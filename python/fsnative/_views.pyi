@@ -216,7 +216,6 @@ class Match(_Line):
 class ContextLine(_Line):
     """One line of context around a match."""
 
-
 @final
 class GrepStats(_WalkCounters):
     """Counters of what a grep did."""
@@ -242,7 +241,6 @@ class GrepStats(_WalkCounters):
 @final
 class GlobResult(_Page[GlobEntry, GlobStats]):
     """The answer to :meth:`Sandbox.glob`: matching entries, in the requested order."""
-
 
 @final
 class GlobEntry(_Found):
@@ -307,7 +305,6 @@ class FindStats(_Timed):
 
     indexed: Final[bool]
     """The files came from the warm index (else from a walk)."""
-
 
 @final
 class IndexStatus(_Record):

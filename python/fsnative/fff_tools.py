@@ -212,5 +212,6 @@ def main(argv: Optional[List[str]] = None) -> None:
     FffTools(sandbox).register(server, prefix=arguments.prefix)
     server.run()
 
+
 if __name__ == "__main__":
     main()

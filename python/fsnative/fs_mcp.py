@@ -62,9 +62,9 @@ from fsnative import FsnativeError, OutsideSandboxError, Sandbox, __version__
 
 __all__ = [
     "DEFAULT_SECTION_PATTERNS",
+    "MATCHES_PER_FILE",
     "MAX_FILES",
     "MAX_MATCHES",
-    "MATCHES_PER_FILE",
     "SEARCH_TIMEOUT_SECONDS",
     "grep_content",
     "initialize",
@@ -311,9 +311,7 @@ def _inside_user_dirs(requested_path: str) -> Path:
     try:
         return Path(sandbox.validate_path(requested_path, intent="write"))
     except OutsideSandboxError:
-        raise ValueError(
-            f"Access denied: {requested_path} is outside allowed directories: {_user_dirs}"
-        ) from None
+        raise ValueError(f"Access denied: {requested_path} is outside allowed directories: {_user_dirs}") from None
 
 
 def _review_file(requested_path: str) -> Path | None:

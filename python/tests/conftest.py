@@ -51,7 +51,6 @@ def sandbox(tree: Path) -> Sandbox:
     return Sandbox([tree])
 
 
-
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """The shared vectors' own count, to set beside `cargo test --test vectors`."""
     counts: Counter[str] = Counter()

@@ -56,7 +56,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def without_cargo() -> dict[str, str]:
     """This environment with every PATH entry that holds a `cargo` program left out."""
     env = {name: value for name, value in os.environ.items() if name not in ("CARGO", "VIRTUAL_ENV")}
-    env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "cargo").exists())
+    env["PATH"] = os.pathsep.join(
+        d for d in env.get("PATH", "").split(os.pathsep) if d and not (Path(d) / "cargo").exists()
+    )
     return env
 
 
@@ -84,7 +86,11 @@ def assert_searches(bin_dir: Path, tree: Path, env: dict[str, str]) -> None:
     assert answer["files"] == [["a.txt", [2]], ["sub/b.md", [1, 3]]]
     assert answer["grep_content"] == "\n\n".join(
         f"File: {tree / name}, Line: {line}\n---\n{text}\n---"
-        for name, line, text in [("a.txt", 2, "needle here"), ("sub/b.md", 1, "needle"), ("sub/b.md", 3, "needle again")]
+        for name, line, text in [
+            ("a.txt", 2, "needle here"),
+            ("sub/b.md", 1, "needle"),
+            ("sub/b.md", 3, "needle again"),
+        ]
     )
     assert answer["search_files"] == "sub/b.md"
     assert answer["fff_grep"] == [
@@ -115,7 +121,12 @@ def test_the_sdist_builds_from_source_and_installs(dist: Path, tree: Path, tmp_p
     bin_dir = fresh_venv(tmp_path / "venv")
     # A target directory of its own: a cold build of the sdist's sources, nothing reused, and
     # unoptimised (tests/source-build-env.json says why).
-    env = {**without_cargo(), **SOURCE_BUILD_ENV, "PATH": os.environ["PATH"], "CARGO_TARGET_DIR": str(tmp_path / "target")}
+    env = {
+        **without_cargo(),
+        **SOURCE_BUILD_ENV,
+        "PATH": os.environ["PATH"],
+        "CARGO_TARGET_DIR": str(tmp_path / "target"),
+    }
     # -v shows the build's output (maturin's and cargo's); no cache, so it really builds.
     output = pip_install(bin_dir, "-v", "--no-cache-dir", str(sdist), env=env)
     assert "Compiling fsnative v" in output and "Compiling fsnative-python v" in output, output

@@ -183,9 +183,13 @@ def test_grep_maps_terraphims_options_smart_case_path_order_files_mode(server: M
 
 
 def test_grep_searches_plain_text_cuts_lines_at_512_bytes_and_reports_200_per_file(server: McpSession) -> None:
-    assert lines_of(server.call("grep", {"query": "let todo = 1;", "path": "src"}))[1:] == ["main.rs:3:    let todo = 1;"]
-    assert lines_of(server.call("grep", {"query": "a.*é"})) == ["Found 0 matches across 0 files (searched 31 files under '.')"]
-    [header, line] = lines_of(server.call("grep", {"query": "needleaaa"}))
+    assert lines_of(server.call("grep", {"query": "let todo = 1;", "path": "src"}))[1:] == [
+        "main.rs:3:    let todo = 1;"
+    ]
+    assert lines_of(server.call("grep", {"query": "a.*é"})) == [
+        "Found 0 matches across 0 files (searched 31 files under '.')"
+    ]
+    [_header, line] = lines_of(server.call("grep", {"query": "needleaaa"}))
     assert line == "long.txt:1:" + LONG_LINE.encode()[:511].decode()
     answer = lines_of(server.call("grep", {"query": "needle ", "limit": 1000}))
     assert answer[0] == "Found 200 matches across 1 file (searched 31 files under '.')"

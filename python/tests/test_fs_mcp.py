@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-import parity
 import pytest
 from parity import fs_mcp_project, fs_mcp_server_fixture  # noqa: F401 (fixtures)
 
@@ -85,9 +84,7 @@ def test_hints_come_also_for_a_file_that_is_not_utf8(project: Path, fs_mcp_serve
     assert fs_mcp.grep_content("foo latin") == f"File: {path}, Line: 2 (section end hint: L3){block}"
 
 
-def test_a_line_that_is_not_utf8_is_shown_with_replacement_characters(
-    project: Path, fs_mcp_server: ModuleType
-) -> None:
+def test_a_line_that_is_not_utf8_is_shown_with_replacement_characters(project: Path, fs_mcp_server: ModuleType) -> None:
     (project / "latin1.txt").write_bytes(b"caf\xe9 special\n")
     assert fs_mcp_server.grep_content.fn("special") == ""  # the match was dropped
     assert fs_mcp.grep_content("special", section_patterns=[]) == (
@@ -115,8 +112,7 @@ def test_matches_past_the_cap_are_cut_with_a_note(project: Path, monkeypatch: py
     blocks = fs_mcp.grep_content("foo", section_patterns=[]).split("\n\n")
     assert len(blocks) == 4
     assert blocks[-1] == (
-        "[Output truncated after 3 matches, in path order. "
-        "Use a more specific pattern or search_path to see the rest.]"
+        "[Output truncated after 3 matches, in path order. Use a more specific pattern or search_path to see the rest.]"
     )
 
 

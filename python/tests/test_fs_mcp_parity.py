@@ -13,7 +13,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import parity
 import pytest
 from parity import fs_mcp_project, fs_mcp_server_fixture  # noqa: F401 (fixtures)
 

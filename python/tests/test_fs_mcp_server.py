@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 from typing import Any, Union
 
-import fsnative
 import parity
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.shared.session import RequestResponder
 from mcp.types import CallToolResult, ClientResult, ServerNotification, ServerRequest, TextContent, Tool
+
+import fsnative
 
 COMMAND = str(parity.VENV_BIN / "fsnative-fs-mcp")
 """The console script pip installed next to the tests' interpreter."""
@@ -56,9 +57,10 @@ async def talk_to_server(command: list[str], root: Path, errors: Path) -> dict[s
 
     server = StdioServerParameters(command=command[0], args=command[1:], env=server_env())
     with errors.open("w") as errlog:
-        async with stdio_client(server, errlog=errlog) as (read, write), ClientSession(
-            read, write, message_handler=keep_unparsed_output
-        ) as session:
+        async with (
+            stdio_client(server, errlog=errlog) as (read, write),
+            ClientSession(read, write, message_handler=keep_unparsed_output) as session,
+        ):
             started = await session.initialize()
             tools = {tool.name: tool for tool in (await session.list_tools()).tools}
             return {
@@ -68,7 +70,12 @@ async def talk_to_server(command: list[str], root: Path, errors: Path) -> dict[s
                 "grep_sub": text_of(
                     await session.call_tool(
                         "grep_content",
-                        {"pattern": "FIXME", "search_path": "pkg/sub", "case_insensitive": True, "section_patterns": []},
+                        {
+                            "pattern": "FIXME",
+                            "search_path": "pkg/sub",
+                            "case_insensitive": True,
+                            "section_patterns": [],
+                        },
                     )
                 ),
                 "search": text_of(await session.call_tool("search_files", {"path": "pkg", "pattern": "*.py"})),
@@ -127,9 +134,7 @@ def test_the_command_serves_fs_mcps_tools_searching_with_fsnative_and_no_rg(tmp_
 @pytest.mark.parametrize(
     "command", [[COMMAND], [sys.executable, "-m", "fsnative.fs_mcp"]], ids=["fsnative-fs-mcp", "python -m"]
 )
-def test_without_no_ui_and_no_http_it_serves_stdio_and_says_so_on_stderr(
-    command: list[str], tmp_path: Path
-) -> None:
+def test_without_no_ui_and_no_http_it_serves_stdio_and_says_so_on_stderr(command: list[str], tmp_path: Path) -> None:
     root, answers, stderr = serve([*command, "--port", "9000", "--watch"], tmp_path)
     assert answers["grep"].startswith(f"File: {root / 'pkg' / 'mod.py'}, Line: 7 (section end hint: L9)")
     assert answers["unparsed_output"] == []

@@ -173,7 +173,9 @@ def copy_installed_package(base: str) -> str:
     return site
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="running as root: permission bits do not apply (the next test runs it as nobody)")
+@pytest.mark.skipif(
+    os.geteuid() == 0, reason="running as root: permission bits do not apply (the next test runs it as nobody)"
+)
 def test_an_unreadable_directory_is_skipped_and_counted(tmp_path: Path) -> None:
     site = copy_installed_package(str(tmp_path))
     assert_unreadable_skipped(run_unreadable_case(str(tmp_path), site))
@@ -190,7 +192,10 @@ def test_an_unreadable_directory_is_skipped_and_counted_as_nobody() -> None:
         # This venv's interpreter may live where nobody cannot reach it (under /root); the
         # package is abi3, so any CPython 3.9+ that nobody may run imports the copy.
         failure: Exception | None = None
-        for python in [sys.executable, *(p for p in ("/usr/bin/python3", "/usr/local/bin/python3") if os.path.exists(p))]:
+        for python in [
+            sys.executable,
+            *(p for p in ("/usr/bin/python3", "/usr/local/bin/python3") if os.path.exists(p)),
+        ]:
             try:
                 outcome = run_unreadable_case(fixture, site, python, user=65534, group=65534, extra_groups=[])
                 break
@@ -319,21 +324,102 @@ def _circular() -> list[Any]:
 
 
 ODD: list[Any] = [
-    None, True, False, 0, -1, 1.5, math.nan, math.inf, -math.inf, 2**63, 2**64, -(2**64), 2**1000, 1e308, -1e308,
-    "", "\0", "\ud800", "x\udc00y", os.fsdecode(b"\xff"), "\U0001f600", "x" * 100_000, b"needle", b"\xff",
-    bytearray(b"x"), [], [None], ["\ud800"], [os.fsdecode(b"\xff")], [[["deep"]]], (), ("a", "b"), {}, {"a": 1},
-    {"needle"}, frozenset(), object(), Path("."), Path(os.fsdecode(b"\xff")), _Explodes(), _nested(10_000),
-    _circular(), len, type, Ellipsis, 1j, memoryview(b"x"),
+    None,
+    True,
+    False,
+    0,
+    -1,
+    1.5,
+    math.nan,
+    math.inf,
+    -math.inf,
+    2**63,
+    2**64,
+    -(2**64),
+    2**1000,
+    1e308,
+    -1e308,
+    "",
+    "\0",
+    "\ud800",
+    "x\udc00y",
+    os.fsdecode(b"\xff"),
+    "\U0001f600",
+    "x" * 100_000,
+    b"needle",
+    b"\xff",
+    bytearray(b"x"),
+    [],
+    [None],
+    ["\ud800"],
+    [os.fsdecode(b"\xff")],
+    [[["deep"]]],
+    (),
+    ("a", "b"),
+    {},
+    {"a": 1},
+    {"needle"},
+    frozenset(),
+    object(),
+    Path("."),
+    Path(os.fsdecode(b"\xff")),
+    _Explodes(),
+    _nested(10_000),
+    _circular(),
+    len,
+    type,
+    Ellipsis,
+    1j,
+    memoryview(b"x"),
 ]
 GREP_OPTIONS = [
-    "pattern", "fixed_strings", "case_mode", "word", "multiline", "invert", "paths", "path", "globs", "glob", "types",
-    "type", "types_not", "hidden", "follow_links", "no_ignore", "max_depth", "max_filesize", "search_binary", "mode",
-    "context", "before_context", "after_context", "max_count_per_file", "section_end_patterns", "limit", "max_columns",
-    "sort", "cursor", "timeout_ms", "threads", "cancel",
+    "pattern",
+    "fixed_strings",
+    "case_mode",
+    "word",
+    "multiline",
+    "invert",
+    "paths",
+    "path",
+    "globs",
+    "glob",
+    "types",
+    "type",
+    "types_not",
+    "hidden",
+    "follow_links",
+    "no_ignore",
+    "max_depth",
+    "max_filesize",
+    "search_binary",
+    "mode",
+    "context",
+    "before_context",
+    "after_context",
+    "max_count_per_file",
+    "section_end_patterns",
+    "limit",
+    "max_columns",
+    "sort",
+    "cursor",
+    "timeout_ms",
+    "threads",
+    "cancel",
 ]
 GLOB_OPTIONS = [
-    "pattern", "paths", "path", "case_insensitive", "hidden", "follow_links", "no_ignore", "max_depth", "kind", "sort",
-    "limit", "timeout_ms", "cancel",
+    "pattern",
+    "paths",
+    "path",
+    "case_insensitive",
+    "hidden",
+    "follow_links",
+    "no_ignore",
+    "max_depth",
+    "kind",
+    "sort",
+    "limit",
+    "timeout_ms",
+    "cancel",
 ]
 RENDER_OPTIONS = ["path_style", "with_filename", "heading", "line_number"]
 
@@ -397,7 +483,10 @@ def test_self_containing_and_deeply_nested_lists_are_type_errors(small: Any) -> 
     assert small.grep(_nested(1)).total_matches == 2  # a list of one pattern is fine
 
 
-@pytest.mark.parametrize("name", ["limit", "max_depth", "max_filesize", "context", "max_columns", "timeout_ms", "threads", "max_count_per_file"])
+@pytest.mark.parametrize(
+    "name",
+    ["limit", "max_depth", "max_filesize", "context", "max_columns", "timeout_ms", "threads", "max_count_per_file"],
+)
 def test_numbers_out_of_range_not_finite_or_negative_name_the_argument(small: Any, name: str) -> None:
     value: Any
     for value in (2**64, -(2**64), 2**1000, -1):
@@ -474,7 +563,7 @@ def test_nul_bytes_huge_names_and_hostile_cursors_are_coded_errors(small: Any, t
         small.grep("x", path="a\0b")
     with pytest.raises(FsnativeError):
         Sandbox([b"\xff\x00"])
-    assert small.grep(["w%d" % i for i in range(5000)], fixed_strings=True, mode="count").total_matches == 0
+    assert small.grep([f"w{i}" for i in range(5000)], fixed_strings=True, mode="count").total_matches == 0
     with pytest.raises(fsnative.PatternTooLargeError):
         small.grep("x" * (1 << 20))
     with pytest.raises((fsnative.InvalidPatternError, fsnative.PatternTooLargeError)):

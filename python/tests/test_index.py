@@ -40,14 +40,30 @@ def small(tmp_path: Path) -> Path:
     ("index", "option", "message"),
     [
         ({"max_files": 0}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not 0"),
-        (IndexOptions(max_files=-2), "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not -2"),
+        (
+            IndexOptions(max_files=-2),
+            "index.max_files",
+            "Sandbox option `index.max_files` must be a positive integer, not -2",
+        ),
         ({"max_files": 2.5}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not 2.5"),
-        ({"max_memory": -1}, "index.max_memory", "Sandbox option `index.max_memory` must be a non-negative integer, not -1"),
+        (
+            {"max_memory": -1},
+            "index.max_memory",
+            "Sandbox option `index.max_memory` must be a non-negative integer, not -1",
+        ),
         ({"content": "yes"}, "index.content", 'Sandbox option `index.content` must be a boolean, not "yes"'),
         (IndexOptions(allow_home=1), "index.allow_home", "Sandbox option `index.allow_home` must be a boolean, not 1"),  # type: ignore[arg-type]
         ({"persist": ""}, "index.persist", 'Sandbox option `index.persist` must be a non-empty path string, not ""'),
-        (IndexOptions(persist=3), "index.persist", "Sandbox option `index.persist` must be a non-empty path string, not 3"),  # type: ignore[arg-type]
-        ({"maxFiles": 5}, "index.maxFiles", "unknown Sandbox option `index.maxFiles` (did you mean `index.max_files`?)"),
+        (
+            IndexOptions(persist=3),  # type: ignore[arg-type]
+            "index.persist",
+            "Sandbox option `index.persist` must be a non-empty path string, not 3",
+        ),
+        (
+            {"maxFiles": 5},
+            "index.maxFiles",
+            "unknown Sandbox option `index.maxFiles` (did you mean `index.max_files`?)",
+        ),
         ({"max_files": {5}}, "index.max_files", "Sandbox option `index.max_files` must be a positive integer, not set"),
         ("yes", "index", 'Sandbox option `index` must be a boolean or an object of index options, not "yes"'),
         ({1: 2}, "index", "Sandbox option `index` must be a boolean or an object of index options, not a dict whose"),
@@ -210,9 +226,8 @@ def test_close_and_the_with_block_stop_the_index_and_searches_still_answer(small
     status = sandbox.index_status()
     assert status is not None and status.searches == 1, "only the search before close() read the index"
 
-    with pytest.raises(RuntimeError, match="inside"):
-        with indexed(small) as inside:
-            raise RuntimeError("inside")
+    with pytest.raises(RuntimeError, match="inside"), indexed(small) as inside:
+        raise RuntimeError("inside")
     status = inside.index_status()
     assert status is not None and status.state == "closed"
     assert inside.glob("*.txt").total == 1

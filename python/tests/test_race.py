@@ -22,7 +22,9 @@ ROUNDS = 2000 if FULL else 300
 MIN_FLIPS = 10
 
 
-def swap_until(root: Path, outside: Path, stop: threading.Event, flips: list[int], failures: list[BaseException]) -> None:
+def swap_until(
+    root: Path, outside: Path, stop: threading.Event, flips: list[int], failures: list[BaseException]
+) -> None:
     """Flips root/victim.txt and root/dir between real entries and links outside, by rename."""
     staging = root / ".staging"
     staging.mkdir(exist_ok=True)

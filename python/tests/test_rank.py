@@ -132,7 +132,7 @@ def test_processes_share_one_database(tree: Path) -> None:
     assert [child.wait(timeout=60) for child in children] == [0, 0, 0]
     sandbox = Sandbox([tree / "root"], frecency={"path": str(tree / "db")})
     assert math.isclose(sandbox.frecency_score("lib/cache.py"), 10 + math.sqrt(80), abs_tol=1e-3)
-    with pytest.raises(InvalidArgumentError, match="uses the \"normal\" profile"):
+    with pytest.raises(InvalidArgumentError, match='uses the "normal" profile'):
         Sandbox([tree / "root"], frecency={"path": str(tree / "db"), "profile": "ai"})
 
 
@@ -147,14 +147,22 @@ def test_path_boost_counts_concepts_below_the_root(tree: Path) -> None:
     status = sandbox.thesaurus_status()
     assert isinstance(status, ThesaurusStatus)
     assert status.to_dict() == {
-        "path": None, "terms": 4, "concepts": 3, "reloads": 0, "last_error": None, "weight_per_term": 7, "max_boost": 10,
+        "path": None,
+        "terms": 4,
+        "concepts": 3,
+        "reloads": 0,
+        "last_error": None,
+        "weight_per_term": 7,
+        "max_boost": 10,
     }
     assert Sandbox([tree / "root"]).thesaurus_status() is None
 
 
 def test_a_thesaurus_file_is_reloaded_and_a_bad_one_keeps_the_last_good(tree: Path) -> None:
     file = tree / "kg.json"
-    file.write_text(json.dumps({"name": "kg", "data": {"auth": {"id": 1, "nterm": "auth", "url": None}}}), encoding="utf-8")
+    file.write_text(
+        json.dumps({"name": "kg", "data": {"auth": {"id": 1, "nterm": "auth", "url": None}}}), encoding="utf-8"
+    )
     sandbox = Sandbox([tree / "root"], thesaurus=file)
     assert sandbox.path_boost("src/auth/login.py") == 5
     file.write_text(json.dumps({"auth": "security", "db": "storage"}), encoding="utf-8")

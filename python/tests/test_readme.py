@@ -20,12 +20,10 @@ UNITS = {"B": 1, "KB": 1_000, "MB": 1_000_000, "GB": 1_000_000_000}
 
 def test_the_readme_python_example_runs_and_prints_real_results(tmp_path: Path) -> None:
     readme = (REPO_DIR / "README.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     assert len(blocks) == 1, "README.md has one python example"
     # Run where a user might: a directory of its own, with no checkout around it.
-    run = subprocess.run(
-        [sys.executable, "-c", blocks[0]], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
+    run = subprocess.run([sys.executable, "-c", blocks[0]], cwd=tmp_path, capture_output=True, text=True, check=True)
     lines = run.stdout.splitlines()
     assert lines[0].endswith(f"{os.sep}fsnative{os.sep}__init__.py") and Path(lines[0]).is_absolute()
     assert "OUTSIDE_SANDBOX" in lines
@@ -39,21 +37,21 @@ def test_the_readme_python_example_runs_and_prints_real_results(tmp_path: Path) 
 def test_the_package_readme_example_runs_and_prints_real_results() -> None:
     package_dir = REPO_DIR / "python"
     readme = (package_dir / "README.md").read_text(encoding="utf-8")
-    [block] = re.findall(r"```python\n(.*?)```", readme, flags=re.S)
+    [block] = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
     # -P: the source folder python/fsnative (no compiled module) must not shadow the installed one.
     run = subprocess.run(
         [sys.executable, "-P", "-c", block], cwd=package_dir, capture_output=True, text=True, check=True
     )
     assert run.stdout.startswith(f"{package_dir / 'README.md'}\n")
-    assert re.search(r"^README\.md:\d+: ", run.stdout, flags=re.M)
-    assert re.search(r"^README\.md:\d+$", run.stdout, flags=re.M)
-    assert re.search(r"^\[.*'.*\.py'.*\]$", run.stdout, flags=re.M)
+    assert re.search(r"^README\.md:\d+: ", run.stdout, flags=re.MULTILINE)
+    assert re.search(r"^README\.md:\d+$", run.stdout, flags=re.MULTILINE)
+    assert re.search(r"^\[.*'.*\.py'.*\]$", run.stdout, flags=re.MULTILINE)
 
 
 def readme_sizes() -> dict[str, int]:
     """The README's size table: each artifact's file name and its size in bytes."""
     readme = (REPO_DIR / "README.md").read_text(encoding="utf-8")
-    rows = re.findall(r"^\| `(fsnative[^`]*)` \| ([\d.]+) (B|KB|MB|GB) \|", readme, flags=re.M)
+    rows = re.findall(r"^\| `(fsnative[^`]*)` \| ([\d.]+) (B|KB|MB|GB) \|", readme, flags=re.MULTILINE)
     return {name: round(float(number) * UNITS[unit]) for name, number, unit in rows}
 
 
@@ -82,5 +80,5 @@ def test_the_readme_size_table_matches_dist() -> None:
     if not artifacts:
         pytest.fail(f"no artifacts in {DIST_DIR}: run `make dist` first")
     table = readme_sizes()
-    assert len(table) == 4, f"README.md's size table lists {sorted(table)}"
+    assert len(table) == 5, f"README.md's size table lists {sorted(table)}"
     assert size_mismatches(table, {path.name: path.stat().st_size for path in artifacts}) == []

@@ -13,9 +13,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Iterator, Literal
 
 import pytest
 
@@ -29,6 +30,10 @@ HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
 INDEX_READY_TIMEOUT = 60.0
 
 
+# This system's name in a vector's `only_on`: linux, macos or windows.
+THIS_OS = {"darwin": "macos", "win32": "windows"}.get(sys.platform, sys.platform)
+
+
 def load_cases() -> list[Any]:
     files = sorted(VECTORS_DIR.glob("*.json"))
     assert files, f"no vectors in {VECTORS_DIR}"
@@ -37,15 +42,42 @@ def load_cases() -> list[Any]:
         doc = json.loads(file.read_text(encoding="utf-8"))
         trees = doc.get("trees", {})
         for vector in doc["vectors"]:
-            skip = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
-            marks = [pytest.mark.skip(reason="permission bits do not apply to root")] if skip else []
+            elsewhere = "only_on" in vector and THIS_OS not in vector["only_on"]
+            as_root = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
+            reason = (
+                "runs only on " + ", ".join(vector.get("only_on", []))
+                if elsewhere
+                else "permission bits do not apply to root"
+            )
+            marks = [pytest.mark.skip(reason=reason)] if elsewhere or as_root else []
             cases.append(pytest.param(vector, trees, False, id=vector["name"], marks=marks))
             cases.append(pytest.param(vector, trees, True, id=f"{vector['name']} [index]", marks=marks))
     return cases
 
 
-@pytest.mark.parametrize(("vector", "trees", "indexed"), load_cases())
+CASES = load_cases()
+# This run's counts, written to $FSNATIVE_VECTOR_COUNTS/python.json when that is set (make test
+# compares the three runners' counts: tests/compare-vector-counts.py).
+COUNTS = {"passed": 0, "skipped": sum(1 for case in CASES if case.marks), "failed": 0}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def record_counts() -> Iterator[None]:
+    yield
+    directory = os.environ.get("FSNATIVE_VECTOR_COUNTS")
+    if directory:
+        COUNTS["failed"] = len(CASES) - COUNTS["passed"] - COUNTS["skipped"]
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        (Path(directory) / "python.json").write_text(json.dumps(COUNTS))
+
+
+@pytest.mark.parametrize(("vector", "trees", "indexed"), CASES)
 def test_vector(vector: dict[str, Any], trees: dict[str, Any], indexed: bool) -> None:
+    run_vector(vector, trees, indexed)
+    COUNTS["passed"] += 1
+
+
+def run_vector(vector: dict[str, Any], trees: dict[str, Any], indexed: bool) -> None:
     base = os.path.realpath(tempfile.mkdtemp(prefix="fsnative-vector-"))
     try:
         tree = vector.get("tree")
@@ -136,7 +168,7 @@ def rust_lines(text: str) -> list[str]:
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    return [line.removesuffix("\r") for line in lines]
 
 
 def parse_json_or_none(line: str) -> Any:

@@ -24,7 +24,6 @@ pub fn snake_to_camel(key: String) -> String {
     fsnative::options::snake_to_camel(&key).into_owned()
 }
 
-/// The core's `camel_to_snake`.
 /// The MCP filesystem server's path check by text alone (the core's `is_path_within`).
 #[napi_derive::napi(js_name = "isPathWithin")]
 pub fn is_path_within(path: String, dirs: Vec<String>) -> bool {

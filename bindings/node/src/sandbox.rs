@@ -100,7 +100,6 @@ impl NativeSandbox {
         guarded(&env, || self.sandbox.thesaurus_status().as_ref().map(camel_case_json).transpose())
     }
 
-    /// The canonical roots.
     /// The camelCase JSON of the frecency database's path and profile, or null without one.
     #[napi]
     pub fn frecency_status(&self, env: Env) -> Result<Option<String>> {

@@ -71,6 +71,11 @@ impl Control {
         Control { cancel: cancel.clone(), deadline }
     }
 
+    /// The control of work nobody can cancel and that has no deadline (the index's own).
+    pub fn unlimited() -> Control {
+        Control { cancel: CancelToken::new(), deadline: None }
+    }
+
     /// Why the call must stop now, if it must.
     pub fn interruption(&self) -> Option<Truncation> {
         if self.cancel.is_cancelled() {

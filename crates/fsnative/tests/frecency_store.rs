@@ -5,6 +5,7 @@
 //! The children are this test binary run again with `--exact <child test>` and the work in
 //! environment variables; each child test returns at once when run without them.
 
+#[cfg(unix)]
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -153,6 +154,7 @@ fn child_read_only_opener() {
 }
 
 #[test]
+#[cfg(unix)] // Unix modes, and Linux's mount namespaces as root.
 fn a_store_directory_that_cannot_be_written_is_a_clear_error_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("db");
@@ -193,6 +195,7 @@ fn a_store_directory_that_cannot_be_written_is_a_clear_error_at_open() {
     assert_eq!(error.code(), ErrorCode::NotADirectory, "{}", error.message());
 }
 
+#[cfg(unix)]
 fn running_as_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }

@@ -3,7 +3,9 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use fsnative::{GlobRequest, GrepRequest, Sandbox};
+#[cfg(unix)]
+use fsnative::GlobRequest;
+use fsnative::{GrepRequest, Sandbox};
 
 fn sandbox(dir: &Path) -> Sandbox {
     Sandbox::new([dir]).unwrap()
@@ -24,6 +26,7 @@ fn a_50_mib_single_line_is_searched_and_cut_at_max_columns() {
 }
 
 #[test]
+#[cfg(unix)] // Unix sockets, FIFOs and links to devices are Unix's.
 fn sockets_fifos_and_device_links_are_skipped_and_counted() {
     let dir = tempfile::tempdir().unwrap();
     let _listener = std::os::unix::net::UnixListener::bind(dir.path().join("server.sock")).unwrap();
@@ -79,6 +82,7 @@ fn files_that_grow_or_vanish_during_a_search_do_not_break_it() {
 }
 
 #[test]
+#[cfg(unix)] // A symlink: Windows makes one only with a privilege.
 fn a_deep_tree_and_a_symlink_loop_terminate() {
     let dir = tempfile::tempdir().unwrap();
     let mut deep = dir.path().to_path_buf();
@@ -98,6 +102,7 @@ fn a_deep_tree_and_a_symlink_loop_terminate() {
 }
 
 #[test]
+#[cfg(unix)] // Names that are not UTF-8 bytes: Windows names are UTF-16.
 fn non_utf8_names_are_found_and_never_rewritten() {
     use std::os::unix::ffi::OsStrExt;
     let dir = tempfile::tempdir().unwrap();

@@ -6,6 +6,7 @@
 //! `FSNATIVE_INDEX_ROUNDS` sets the number of rounds (ten kinds of change in turn); `make
 //! test` runs 10,000 of them in an optimised build.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
@@ -13,7 +14,9 @@ use std::time::Duration;
 use fsnative::{GrepRequest, IndexOptions, IndexState, Sandbox};
 
 mod support;
-use support::{assert_same, grep, move_in, move_out, questions, seed};
+#[cfg(unix)]
+use support::{assert_same, move_in, move_out, questions};
+use support::{grep, seed};
 
 fn indexed(root: &Path) -> Sandbox {
     let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();
@@ -22,6 +25,7 @@ fn indexed(root: &Path) -> Sandbox {
 }
 
 #[test]
+#[cfg(unix)] // Its changes include modes and symlinks, Unix's.
 fn every_kind_of_change_is_seen_by_the_very_next_search() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");

@@ -126,8 +126,14 @@ fn a_changed_deleted_or_replaced_file_is_never_served_from_the_cache() {
         for request in [&request, &GrepRequest::new("VALUE|value|common")] {
             assert_eq!(grep(&sandbox, request), grep(&plain, request), "round {round}");
         }
+        // A watcher that loses events (the simulated FSEvents drops and collapses some) has the
+        // index walk again, which leaves the cache empty for a round: answers stay right.
+        let lossy = std::env::var_os("FSNATIVE_WATCHER").is_some();
         let figures = status(&sandbox);
-        assert!(figures.cache_hits > hits, "round {round}: the files that stayed came from the cache");
+        assert!(
+            lossy || figures.cache_hits > hits,
+            "round {round}: the files that stayed came from the cache"
+        );
     }
     // Files the index read just after their change are cached once the change has settled:
     // every file but the six deleted ones (and the linked one).

@@ -5,8 +5,10 @@
 //! (Event-queue overflow and the watch limit: the index's own tests, `index::tests`.)
 
 use std::io::Write;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+#[cfg(unix)]
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -94,6 +96,7 @@ fn a_renamed_root_is_not_answered_from_its_new_place() {
 }
 
 #[test]
+#[cfg(unix)] // A symlink: Windows makes one only with a privilege.
 fn a_root_replaced_by_a_link_to_elsewhere_never_answers_from_outside() {
     let (_dir, root, outside) = tree();
     let sandbox = indexed(&root);
@@ -110,6 +113,7 @@ fn a_root_replaced_by_a_link_to_elsewhere_never_answers_from_outside() {
 }
 
 #[test]
+#[cfg(unix)] // Unix sockets, FIFOs and links to devices are Unix's.
 fn fifos_sockets_and_device_links_appearing_in_an_indexed_tree_do_not_hang_it() {
     let (_dir, root, _) = tree();
     let sandbox = indexed(&root);
@@ -164,11 +168,13 @@ fn a_file_growing_while_the_index_reads_it_does_not_stall_the_index() {
     assert_eq!(counts(&sandbox), counts(&plain));
 }
 
+#[cfg(unix)]
 const CHILD_ROOT: &str = "FSNATIVE_FAULTS_CHILD_ROOT";
 
 /// Run as an unprivileged child by the test below when the tests run as root (root reads any
 /// directory whatever its mode); runs the check itself otherwise.
 #[test]
+#[cfg(unix)] // Unix users and modes.
 fn child_unreadable_directory() {
     let Some(root) = std::env::var_os(CHILD_ROOT) else { return };
     // SAFETY: plain system calls; this child process runs only this test.
@@ -179,6 +185,7 @@ fn child_unreadable_directory() {
     unreadable_directory_check(Path::new(&root));
 }
 
+#[cfg(unix)] // Unix modes.
 fn unreadable_directory_check(root: &Path) {
     let sandbox = indexed(root);
     let plain = Sandbox::new([root]).unwrap();
@@ -198,6 +205,7 @@ fn unreadable_directory_check(root: &Path) {
 }
 
 #[test]
+#[cfg(unix)] // Unix users and modes.
 fn a_directory_made_unreadable_is_left_out_as_a_walk_leaves_it_out() {
     let (dir, root, _) = tree();
     // SAFETY: geteuid has no preconditions.

@@ -7,6 +7,7 @@
 //! `FSNATIVE_PERSIST_ROUNDS` sets the number of rounds; `make index-rounds` runs 1,200 of them
 //! in an optimised build.
 
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -14,7 +15,9 @@ use std::time::Duration;
 use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox};
 
 mod support;
-use support::{assert_same, move_in, move_out, seed};
+use support::{assert_same, seed};
+#[cfg(unix)]
+use support::{move_in, move_out};
 
 /// The store's file in its directory.
 const STORE: &str = "fsnative-index";
@@ -121,6 +124,7 @@ fn ignore_files_edited_while_down_change_what_belongs_below_them() {
 }
 
 /// Each kind of change made while no index watches; `round` varies what it writes.
+#[cfg(unix)] // Its changes include modes and symlinks, Unix's.
 fn change(kind: u64, round: u64, root: &Path, outside: &Path, token: &str) {
     let d = root.join(format!("d{}", round % 4));
     match kind {
@@ -207,9 +211,11 @@ fn change(kind: u64, round: u64, root: &Path, outside: &Path, token: &str) {
     }
 }
 
+#[cfg(unix)]
 const KINDS: u64 = 12;
 
 #[test]
+#[cfg(unix)] // Its changes include modes and symlinks, Unix's.
 fn every_kind_of_change_while_down_is_found_before_the_first_answer() {
     let fixture = fixture();
     let (root, outside) = (&fixture.root, &fixture.outside);

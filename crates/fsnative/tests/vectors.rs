@@ -4,7 +4,6 @@
 //! Node and Python runners read the same files and run them in both modes too.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -43,7 +42,25 @@ fn main() {
             }
         }
     }
-    libtest_mimic::run(&args, trials).exit();
+    let conclusion = libtest_mimic::run(&args, trials);
+    record_counts(&conclusion);
+    conclusion.exit();
+}
+
+/// Writes the run's counts to `$FSNATIVE_VECTOR_COUNTS/rust.json` when that is set and no case
+/// was filtered out: `make test` compares the three runners' counts (tests/compare-vector-counts.py).
+fn record_counts(conclusion: &libtest_mimic::Conclusion) {
+    let Some(dir) = std::env::var_os("FSNATIVE_VECTOR_COUNTS") else { return };
+    if conclusion.num_filtered_out > 0 {
+        return;
+    }
+    let counts = json!({
+        "passed": conclusion.num_passed,
+        "skipped": conclusion.num_ignored,
+        "failed": conclusion.num_failed,
+    });
+    std::fs::create_dir_all(&dir).expect("the counts' directory can be made");
+    std::fs::write(Path::new(&dir).join("rust.json"), counts.to_string()).expect("the counts can be written");
 }
 
 /// How a vector's sandbox is built: plain, or with a warm index that is ready before the
@@ -83,8 +100,18 @@ impl Mode {
 const INDEX_READY_TIMEOUT: Duration = Duration::from_secs(60);
 
 fn skipped_here(vector: &Value) -> bool {
-    let running_as_root = unsafe { libc::geteuid() } == 0;
-    vector["skip_if"].as_array().is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
+    let running_as_root = platform::running_as_root();
+    let elsewhere =
+        vector["only_on"].as_array().is_some_and(|systems| !systems.iter().any(|s| s == this_os()));
+    elsewhere
+        || vector["skip_if"]
+            .as_array()
+            .is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
+}
+
+/// This system's name in `only_on`: `linux`, `macos` or `windows`.
+fn this_os() -> &'static str {
+    std::env::consts::OS
 }
 
 fn run_vector(vector: &Value, trees: &Value, mode: Mode) -> Result<(), Failed> {
@@ -346,7 +373,7 @@ fn decode_key(key: &str) -> OsString {
         out.push(bytes[i]);
         i += 1;
     }
-    OsString::from_vec(out)
+    platform::os_string(out)
 }
 
 /// Creates the tree under `base`; returns the paths it chmodded.
@@ -372,11 +399,7 @@ fn build_tree(base: &Path, tree: &Value) -> Result<Vec<PathBuf>, String> {
                 } else if let Some(target) = spec.get("symlink").and_then(Value::as_str) {
                     links.push((path.clone(), substitute_str(target, base)));
                 } else if spec.get("fifo").is_some() {
-                    let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
-                        .map_err(|e| e.to_string())?;
-                    if unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) } != 0 {
-                        return Err(format!("{key}: mkfifo failed"));
-                    }
+                    platform::mkfifo(&path).map_err(|e| format!("{key}: {e}"))?;
                 } else {
                     return Err(format!("{key}: unknown tree entry {entry}"));
                 }
@@ -392,15 +415,14 @@ fn build_tree(base: &Path, tree: &Value) -> Result<Vec<PathBuf>, String> {
         }
     }
     for (path, target) in links {
-        std::os::unix::fs::symlink(&target, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        platform::symlink(Path::new(&target), &path).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     for (path, mtime) in mtimes {
         let time = filetime::FileTime::from_unix_time(mtime, 0);
         filetime::set_symlink_file_times(&path, time, time).map_err(|e| e.to_string())?;
     }
     for (path, mode) in &modes {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(path, std::fs::Permissions::from_mode(*mode)).map_err(|e| e.to_string())?;
+        platform::set_mode(path, *mode).map_err(|e| e.to_string())?;
     }
     Ok(modes.into_iter().map(|(path, _)| path).collect())
 }
@@ -408,9 +430,80 @@ fn build_tree(base: &Path, tree: &Value) -> Result<Vec<PathBuf>, String> {
 /// Makes the entries a vector chmodded removable again (they are real files and directories
 /// the fixture created, never symlinks, so nothing outside the fixture is touched).
 fn restore_permissions(chmodded: &[PathBuf]) {
-    use std::os::unix::fs::PermissionsExt;
     for path in chmodded {
-        let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755));
+        let _ = platform::set_mode(path, 0o755);
+    }
+}
+
+/// What the fixtures need of the OS. On Windows: no FIFOs, symlinks only with the privilege to
+/// make them, modes as the read-only attribute, and names that are UTF-8 (a vector that needs
+/// more fails there, saying why).
+#[cfg(unix)]
+mod platform {
+    use std::ffi::OsString;
+    use std::io;
+    use std::os::unix::ffi::OsStringExt;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::Path;
+
+    pub fn running_as_root() -> bool {
+        // SAFETY: geteuid has no preconditions.
+        unsafe { libc::geteuid() == 0 }
+    }
+
+    pub fn os_string(bytes: Vec<u8>) -> OsString {
+        OsString::from_vec(bytes)
+    }
+
+    pub fn mkfifo(path: &Path) -> io::Result<()> {
+        let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())?;
+        // SAFETY: a NUL-terminated path that outlives the call.
+        if unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+        std::os::unix::fs::symlink(target, link)
+    }
+
+    pub fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+    }
+}
+
+#[cfg(windows)]
+mod platform {
+    use std::ffi::OsString;
+    use std::io;
+    use std::path::Path;
+
+    pub fn running_as_root() -> bool {
+        false
+    }
+
+    pub fn os_string(bytes: Vec<u8>) -> OsString {
+        String::from_utf8_lossy(&bytes).into_owned().into()
+    }
+
+    pub fn mkfifo(_path: &Path) -> io::Result<()> {
+        Err(io::Error::new(io::ErrorKind::Unsupported, "no FIFOs on Windows"))
+    }
+
+    pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+        let resolved = link.parent().map_or(target.to_path_buf(), |parent| parent.join(target));
+        if resolved.is_dir() {
+            std::os::windows::fs::symlink_dir(target, link)
+        } else {
+            std::os::windows::fs::symlink_file(target, link)
+        }
+    }
+
+    pub fn set_mode(path: &Path, mode: u32) -> io::Result<()> {
+        let mut permissions = std::fs::metadata(path)?.permissions();
+        permissions.set_readonly(mode & 0o200 == 0);
+        std::fs::set_permissions(path, permissions)
     }
 }
 

@@ -151,7 +151,10 @@ describe('1,000 concurrent calls', () => {
           break;
         case 2:
           assert.equal(outcome.status, 'fulfilled');
-          assert.deepEqual(outcome.value.entries.map((entry) => entry.relativePath), [`f${i % 10}.txt`]);
+          assert.deepEqual(
+            outcome.value.entries.map((entry) => entry.relativePath),
+            [`f${i % 10}.txt`],
+          );
           break;
         default:
           assert.equal(outcome.status, 'rejected');

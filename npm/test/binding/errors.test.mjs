@@ -36,27 +36,83 @@ async function assertInvalidOption(run, option, message) {
 describe('INVALID_OPTION', () => {
   test('the core words every complaint, naming the option as the caller spelled it', async () => {
     await assertInvalidOption(() => sandbox.grep({ pattern: 'x', limit: -1 }), 'limit', 'grep option `limit` must be a non-negative integer, not -1');
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: 'x', maxDepth: 'deep' }), 'maxDepth', 'grep option `maxDepth` must be a non-negative integer, not "deep"');
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: 'x', max_depth: 1 }), 'max_depth', 'unknown grep option `max_depth` (did you mean `maxDepth`?)');
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: 'x', mode: 'lines' }), 'mode', 'grep option `mode` must be "content", "files" or "count", not "lines"');
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: 'x', patterns: 'y' }), 'patterns', 'grep options `pattern` and `patterns` are the same option; give one');
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: 'x', maxDepth: 'deep' }),
+      'maxDepth',
+      'grep option `maxDepth` must be a non-negative integer, not "deep"',
+    );
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: 'x', max_depth: 1 }),
+      'max_depth',
+      'unknown grep option `max_depth` (did you mean `maxDepth`?)',
+    );
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: 'x', mode: 'lines' }),
+      'mode',
+      'grep option `mode` must be "content", "files" or "count", not "lines"',
+    );
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: 'x', patterns: 'y' }),
+      'patterns',
+      'grep options `pattern` and `patterns` are the same option; give one',
+    );
     await assertInvalidOption(() => sandbox.glob({ pattern: '*', kind: 'links' }), 'kind', 'glob option `kind` must be "files", "dirs" or "all", not "links"');
-    await assertInvalidOption(() => sandbox.validatePath('a.txt', { intent: 'rw' }), 'intent', 'validatePath option `intent` must be "read" or "write", not "rw"');
+    await assertInvalidOption(
+      () => sandbox.validatePath('a.txt', { intent: 'rw' }),
+      'intent',
+      'validatePath option `intent` must be "read" or "write", not "rw"',
+    );
     await assertInvalidOption(() => sandbox.validatePath('a.txt', { mode: 'read' }), 'mode', 'unknown validatePath option `mode`');
-    await assertInvalidOption(() => sandbox.grepTextSync({ pattern: 'x' }, { format: 'xml' }), 'format', 'render option `format` must be "standard", "json" or "fff", not "xml"');
-    await assertInvalidOption(() => sandbox.grepText({ pattern: 'x' }, { format: 'json', heading: true }), 'heading', 'render option `heading` applies to the standard format only');
+    await assertInvalidOption(
+      () => sandbox.grepTextSync({ pattern: 'x' }, { format: 'xml' }),
+      'format',
+      'render option `format` must be "standard", "json" or "fff", not "xml"',
+    );
+    await assertInvalidOption(
+      () => sandbox.grepText({ pattern: 'x' }, { format: 'json', heading: true }),
+      'heading',
+      'render option `heading` applies to the standard format only',
+    );
   });
 
   test('values with no JSON form are refused in the core words too', async () => {
-    await assertInvalidOption(() => sandbox.grep({ pattern: 'x', limit: Infinity }), 'limit', 'grep option `limit` must be a non-negative integer, not Infinity, not finite');
-    await assertInvalidOption(() => sandbox.grep({ pattern: 'x', maxFilesize: 10n }), 'maxFilesize', 'grep option `maxFilesize` must be a non-negative integer, not a bigint');
-    await assertInvalidOption(() => sandbox.grep({ pattern: /x/ }), 'pattern', 'grep option `pattern` must be a string or a list of strings, not an instance of RegExp');
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: ['x', 'y\ud800'] }), 'pattern', 'grep option `pattern` must be a string or a list of strings, not a string with a lone surrogate');
-    await assertInvalidOption(() => sandbox.globSync({ pattern: '*', path: () => 'src' }), 'path', 'glob option `path` must be a string or a list of strings, not a function');
-    await assertInvalidOption(() => sandbox.globSync({ pattern: '*', ['a\ud800']: 1 }), 'a\ufffd', 'glob option `a\ufffd` cannot be named with a lone surrogate');
+    await assertInvalidOption(
+      () => sandbox.grep({ pattern: 'x', limit: Infinity }),
+      'limit',
+      'grep option `limit` must be a non-negative integer, not Infinity, not finite',
+    );
+    await assertInvalidOption(
+      () => sandbox.grep({ pattern: 'x', maxFilesize: 10n }),
+      'maxFilesize',
+      'grep option `maxFilesize` must be a non-negative integer, not a bigint',
+    );
+    await assertInvalidOption(
+      () => sandbox.grep({ pattern: /x/ }),
+      'pattern',
+      'grep option `pattern` must be a string or a list of strings, not an instance of RegExp',
+    );
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: ['x', 'y\ud800'] }),
+      'pattern',
+      'grep option `pattern` must be a string or a list of strings, not a string with a lone surrogate',
+    );
+    await assertInvalidOption(
+      () => sandbox.globSync({ pattern: '*', path: () => 'src' }),
+      'path',
+      'glob option `path` must be a string or a list of strings, not a function',
+    );
+    await assertInvalidOption(
+      () => sandbox.globSync({ pattern: '*', ['a\ud800']: 1 }),
+      'a\ufffd',
+      'glob option `a\ufffd` cannot be named with a lone surrogate',
+    );
     let nested = ['x'];
     for (let i = 0; i < 20; i++) nested = [nested];
-    await assertInvalidOption(() => sandbox.grepSync({ pattern: nested }), 'pattern', 'grep option `pattern` must be a string or a list of strings, not arrays nested more than 16 deep');
+    await assertInvalidOption(
+      () => sandbox.grepSync({ pattern: nested }),
+      'pattern',
+      'grep option `pattern` must be a string or a list of strings, not arrays nested more than 16 deep',
+    );
     const circular = ['x'];
     circular.push(circular);
     await assertInvalidOption(() => sandbox.grepSync({ pattern: circular }), 'pattern');
@@ -67,8 +123,11 @@ describe('INVALID_OPTION', () => {
     await assertInvalidOption(() => sandbox.globSync({ pattern: '*', signal: new AbortController().signal }), 'signal');
   });
 
-  test('arguments that are not options stay TypeErrors with Node\'s codes', () => {
-    assert.throws(() => sandbox.grepSync('x'), (err) => err instanceof TypeError && !(err instanceof FsnativeError) && err.code === 'ERR_INVALID_ARG_TYPE');
+  test("arguments that are not options stay TypeErrors with Node's codes", () => {
+    assert.throws(
+      () => sandbox.grepSync('x'),
+      (err) => err instanceof TypeError && !(err instanceof FsnativeError) && err.code === 'ERR_INVALID_ARG_TYPE',
+    );
     assert.throws(() => new Sandbox(root), { name: 'TypeError', code: 'ERR_INVALID_ARG_TYPE' });
   });
 
@@ -94,25 +153,37 @@ describe('err.path', () => {
 
   test('an OUTSIDE_SANDBOX error carries the path as given, nothing learned outside', () => {
     fs.symlinkSync('/etc', `${root}/etc-link`);
-    assert.throws(() => sandbox.validatePath('etc-link/passwd'), (err) => {
-      assert.equal(err.code, 'OUTSIDE_SANDBOX');
-      assert.equal(err.path, 'etc-link/passwd');
-      return true;
-    });
+    assert.throws(
+      () => sandbox.validatePath('etc-link/passwd'),
+      (err) => {
+        assert.equal(err.code, 'OUTSIDE_SANDBOX');
+        assert.equal(err.path, 'etc-link/passwd');
+        return true;
+      },
+    );
   });
 
   test('a path that is not UTF-8 is a Buffer of its bytes', () => {
     const name = Buffer.concat([Buffer.from('missing'), Buffer.from([0xff])]);
-    assert.throws(() => sandbox.validatePath(name), (err) => {
-      assert.equal(err.code, 'NOT_FOUND');
-      assert.ok(Buffer.isBuffer(err.path));
-      assert.deepEqual(err.path, name);
-      return true;
-    });
+    assert.throws(
+      () => sandbox.validatePath(name),
+      (err) => {
+        assert.equal(err.code, 'NOT_FOUND');
+        assert.ok(Buffer.isBuffer(err.path));
+        assert.deepEqual(err.path, name);
+        return true;
+      },
+    );
   });
 
   test('errors about no path have none', () => {
-    assert.throws(() => sandbox.grepSync({ pattern: '(' }), (err) => err.code === 'INVALID_PATTERN' && !('path' in err));
-    assert.throws(() => sandbox.grepSync({ pattern: 'x', limit: -1 }), (err) => !('path' in err));
+    assert.throws(
+      () => sandbox.grepSync({ pattern: '(' }),
+      (err) => err.code === 'INVALID_PATTERN' && !('path' in err),
+    );
+    assert.throws(
+      () => sandbox.grepSync({ pattern: 'x', limit: -1 }),
+      (err) => !('path' in err),
+    );
   });
 });

@@ -84,9 +84,28 @@ describe('the index', () => {
     const sandbox = await indexed(root, { maxFiles: 1000, content: true });
     const status = sandbox.indexStatus();
     assert.deepEqual(Object.keys(status).sort(), [
-      'bytes', 'cacheBytes', 'cacheFiles', 'cacheHits', 'contentFiles', 'contentMs', 'contentPending', 'dirs', 'error', 'files', 'listMs',
-      'memoryBytes', 'rescans', 'searches', 'state', 'store', 'storeBytes', 'storeChanges', 'storeError',
-      'unwatchedDirs', 'watchedDirs', 'watching',
+      'bytes',
+      'cacheBytes',
+      'cacheFiles',
+      'cacheHits',
+      'contentFiles',
+      'contentMs',
+      'contentPending',
+      'dirs',
+      'error',
+      'files',
+      'listMs',
+      'memoryBytes',
+      'rescans',
+      'searches',
+      'state',
+      'store',
+      'storeBytes',
+      'storeChanges',
+      'storeError',
+      'unwatchedDirs',
+      'watchedDirs',
+      'watching',
     ]);
     assert.equal(status.store, null, 'no store without persist');
     assert.equal(status.state, 'ready');
@@ -95,7 +114,10 @@ describe('the index', () => {
     assert.equal(status.contentFiles, 3);
     assert.equal(status.contentPending, 0);
     const sizes = ['a.txt', 'sub/b.txt', 'sub/deep/c.md'].map((file) => fs.statSync(path.join(root, file)).size);
-    assert.equal(status.bytes, sizes.reduce((sum, size) => sum + size));
+    assert.equal(
+      status.bytes,
+      sizes.reduce((sum, size) => sum + size),
+    );
     assert.equal(status.watching, 'live');
     assert.equal(status.watchedDirs, 3);
     assert.equal(status.unwatchedDirs, 0);
@@ -104,8 +126,14 @@ describe('the index', () => {
     assert.ok(status.memoryBytes > 0);
     assert.equal(status.searches, 0);
     const found = await sandbox.grep({ pattern: 'common' });
-    assert.deepEqual(found.files.map((file) => file.relativePath), ['a.txt', 'sub/b.txt']);
-    assert.deepEqual(sandbox.globSync({ pattern: '**/*.md' }).entries.map((entry) => entry.relativePath), ['sub/deep/c.md']);
+    assert.deepEqual(
+      found.files.map((file) => file.relativePath),
+      ['a.txt', 'sub/b.txt'],
+    );
+    assert.deepEqual(
+      sandbox.globSync({ pattern: '**/*.md' }).entries.map((entry) => entry.relativePath),
+      ['sub/deep/c.md'],
+    );
     assert.equal(sandbox.indexStatus().searches, 2, 'both searches were answered from the index');
     sandbox.close();
   });
@@ -202,8 +230,14 @@ describe('the index', () => {
       assert.equal(status.store, 'loaded');
       assert.ok(status.storeBytes > 0 && status.storeChanges > 0, JSON.stringify(status));
       const found = await second.grep({ pattern: 'changed_while_down' });
-      assert.deepEqual(found.files.map((file) => file.relativePath), ['new.txt', 'sub/b.txt']);
-      assert.deepEqual(second.globSync({ pattern: '**/*.txt' }).entries.map((entry) => entry.relativePath), ['new.txt', 'sub/b.txt']);
+      assert.deepEqual(
+        found.files.map((file) => file.relativePath),
+        ['new.txt', 'sub/b.txt'],
+      );
+      assert.deepEqual(
+        second.globSync({ pattern: '**/*.txt' }).entries.map((entry) => entry.relativePath),
+        ['new.txt', 'sub/b.txt'],
+      );
       assert.equal(second.indexStatus().searches, 2, 'answered from the loaded index');
       second.close();
     } finally {

@@ -38,7 +38,10 @@ after(() => removeTree(root));
 const sandbox = new Sandbox([root]);
 
 function rssMb() {
-  const line = fs.readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = fs
+    .readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line.split(/\s+/)[1]) / 1024;
 }
 
@@ -55,7 +58,12 @@ function call(i) {
     case 1:
       return sandbox.grep({ pattern: 'common', mode: 'files', limit: null }).then((r) => assert.equal(r.files.length, FILES));
     case 2:
-      return sandbox.glob({ pattern: `**/f${String(n).padStart(2, '0')}.txt` }).then((r) => assert.deepEqual(r.entries.map((e) => e.relativePath), [file]));
+      return sandbox.glob({ pattern: `**/f${String(n).padStart(2, '0')}.txt` }).then((r) =>
+        assert.deepEqual(
+          r.entries.map((e) => e.relativePath),
+          [file],
+        ),
+      );
     case 3:
       return sandbox.grepText({ pattern: `word${n}\\b`, mode: 'count' }, { pathStyle: 'relative' }).then((t) => assert.equal(t.text, `${file}:${n + 1}\n`));
     case 4:
@@ -77,7 +85,10 @@ test(`${CONCURRENT} concurrent async greps and globs all settle, each with its o
   const outcomes = await Promise.allSettled(Array.from({ length: CONCURRENT }, (_, i) => call(i)));
   const elapsed = performance.now() - started;
   const failures = outcomes.filter((o) => o.status === 'rejected');
-  assert.deepEqual(failures.slice(0, 3).map((f) => String(f.reason)), []);
+  assert.deepEqual(
+    failures.slice(0, 3).map((f) => String(f.reason)),
+    [],
+  );
   t.diagnostic(`${CONCURRENT} concurrent calls settled in ${elapsed.toFixed(0)} ms`);
 });
 
@@ -115,5 +126,8 @@ test(`resident memory stops growing between ${EARLY} and ${LATE} calls`, { timeo
   const late = Math.min(...readings.filter((r) => r.calls >= (LATE * 3) / 4).map((r) => r.rss));
   t.diagnostic(`RSS before ${before.toFixed(1)} MB, after a warm-up of ${WARM_UP} calls ${warm.toFixed(1)} MB`);
   t.diagnostic(`RSS every ${STEP} calls: ${readings.map((r) => r.rss.toFixed(1)).join(', ')} MB; ${LATE} calls in ${elapsed.toFixed(0)} ms`);
-  assert.ok(late - early < LEAK_MB, `resident memory grew ${(late - early).toFixed(1)} MB: at least ${late.toFixed(1)} MB after ${(LATE * 3) / 4} calls, at most ${early.toFixed(1)} MB up to ${EARLY}`);
+  assert.ok(
+    late - early < LEAK_MB,
+    `resident memory grew ${(late - early).toFixed(1)} MB: at least ${late.toFixed(1)} MB after ${(LATE * 3) / 4} calls, at most ${early.toFixed(1)} MB up to ${EARLY}`,
+  );
 });

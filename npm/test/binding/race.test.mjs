@@ -7,7 +7,6 @@
 // FSNATIVE_FULL_LOAD=1 runs 2,000 rounds instead of the 300 that keep CI fast.
 
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { Worker } from 'node:worker_threads';
@@ -69,9 +68,15 @@ test(`a path swapped for a link to an outside secret never leaks it (${ROUNDS} r
         assert.ok(typeof file.path === 'string' && file.path.startsWith(`${root}/`), `round ${round}: ${JSON.stringify(file.path)}`);
         for (const match of file.matches) assert.ok(!match.text.includes('SECRET'), `round ${round}: leaked ${file.relativePath}: ${match.text}`);
       }
-      const text = await sandbox.grepText({ ...options, path: round % 2 ? 'dir' : 'victim.txt' }).then((page) => page.text, (err) => err.code);
+      const text = await sandbox.grepText({ ...options, path: round % 2 ? 'dir' : 'victim.txt' }).then(
+        (page) => page.text,
+        (err) => err.code,
+      );
       assert.ok(!String(text).includes('SECRET'), `round ${round}: grepText leaked ${text}`);
-      const listed = round % 2 ? sandbox.globSync({ pattern: '**', limit: null, hidden: true, followLinks: true }) : await sandbox.glob({ pattern: '**', limit: null, hidden: true });
+      const listed =
+        round % 2
+          ? sandbox.globSync({ pattern: '**', limit: null, hidden: true, followLinks: true })
+          : await sandbox.glob({ pattern: '**', limit: null, hidden: true });
       for (const entry of listed.entries) {
         assert.ok(entry.path.startsWith(`${root}/`), `round ${round}: glob escaped to ${entry.path}`);
       }

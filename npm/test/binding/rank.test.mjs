@@ -53,12 +53,15 @@ describe('rank options', () => {
       [{ boost_weight: 1 }, 'boost_weight', /\(did you mean `boostWeight`\?\)$/],
     ];
     for (const [options, option, message] of cases) {
-      assert.throws(() => new Sandbox([root], options), (err) => {
-        assert.ok(err instanceof InvalidOptionError, `expected an InvalidOptionError, got ${err}`);
-        assert.equal(err.option, option);
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => new Sandbox([root], options),
+        (err) => {
+          assert.ok(err instanceof InvalidOptionError, `expected an InvalidOptionError, got ${err}`);
+          assert.equal(err.option, option);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     }
   });
 
@@ -73,11 +76,17 @@ describe('frecency', () => {
   test('records and scores only what lies inside the sandbox', () => {
     const sandbox = new Sandbox([root], { frecency: database() });
     for (const outside of [path.join(dir, 'outside.js'), '../outside.js']) {
-      assert.throws(() => sandbox.recordAccess(outside), (err) => err instanceof FsnativeError && err.code === 'OUTSIDE_SANDBOX');
+      assert.throws(
+        () => sandbox.recordAccess(outside),
+        (err) => err instanceof FsnativeError && err.code === 'OUTSIDE_SANDBOX',
+      );
       assert.throws(() => sandbox.frecencyScore(outside), { code: 'OUTSIDE_SANDBOX' });
     }
     assert.throws(() => sandbox.recordAccess('src/nope.js'), { code: 'NOT_FOUND' });
-    assert.throws(() => sandbox.recordAccess(42), (err) => err instanceof TypeError && err.code === 'ERR_INVALID_ARG_TYPE');
+    assert.throws(
+      () => sandbox.recordAccess(42),
+      (err) => err instanceof TypeError && err.code === 'ERR_INVALID_ARG_TYPE',
+    );
     sandbox.recordAccess('src/db.js');
     sandbox.recordAccess(Buffer.from(path.join(root, 'src/db.js')));
     const score = sandbox.frecencyScore('src/db.js');

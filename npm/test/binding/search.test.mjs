@@ -60,7 +60,15 @@ describe('grep', () => {
       after: [],
     });
     assert.deepEqual(Object.keys(result.stats).sort(), [
-      'bytesSearched', 'elapsedMs', 'filesMatched', 'filesSearched', 'filesWalked', 'skippedBinary', 'skippedErrors', 'skippedOutside', 'skippedSpecial',
+      'bytesSearched',
+      'elapsedMs',
+      'filesMatched',
+      'filesSearched',
+      'filesWalked',
+      'skippedBinary',
+      'skippedErrors',
+      'skippedOutside',
+      'skippedSpecial',
     ]);
   });
 
@@ -98,7 +106,10 @@ describe('grep', () => {
     await assertRejectsWithCode(sandbox.grep({ pattern: 'x', type: 'no-such-type' }), 'INVALID_ARGUMENT');
     await assertRejectsWithCode(sandbox.grep({ pattern: 'x', path: 'missing' }), 'NOT_FOUND');
     await assertRejectsWithCode(sandbox.grep({ pattern: 'x', path: '/etc' }), 'OUTSIDE_SANDBOX');
-    assert.throws(() => sandbox.grepSync({ pattern: '(' }), (err) => err instanceof FsnativeError && err.code === 'INVALID_PATTERN');
+    assert.throws(
+      () => sandbox.grepSync({ pattern: '(' }),
+      (err) => err instanceof FsnativeError && err.code === 'INVALID_PATTERN',
+    );
   });
 
   test('rejects options it cannot use with a TypeError naming the option', async () => {
@@ -115,7 +126,10 @@ describe('grep', () => {
     await assertRejectsNaming(sandbox.grep({ pattern: 'x', signal: 'stop' }), 'signal');
     await assertRejectsNaming(sandbox.grep('TODO'), 'options');
     assert.throws(() => sandbox.grepSync({ pattern: 'x', signal: new AbortController().signal }), /signal/);
-    assert.throws(() => sandbox.grepSync({ pattern: 'x', contextLines: 2 }), (err) => err instanceof TypeError && /contextLines/.test(err.message));
+    assert.throws(
+      () => sandbox.grepSync({ pattern: 'x', contextLines: 2 }),
+      (err) => err instanceof TypeError && /contextLines/.test(err.message),
+    );
   });
 });
 
@@ -135,8 +149,14 @@ describe('grepText', () => {
 
   test('json format gives rg --json lines', async () => {
     const { text } = await sandbox.grepText({ pattern: 'TODO', path: 'a.txt' }, { format: 'json', pathStyle: 'relative' });
-    const messages = text.trimEnd().split('\n').map((line) => JSON.parse(line));
-    assert.deepEqual(messages.map((m) => m.type), ['begin', 'match', 'end', 'summary']);
+    const messages = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    assert.deepEqual(
+      messages.map((m) => m.type),
+      ['begin', 'match', 'end', 'summary'],
+    );
     assert.equal(messages[1].data.line_number, 2);
     assert.deepEqual(messages[1].data.path, { text: 'a.txt' });
   });
@@ -173,7 +193,10 @@ describe('glob', () => {
     await assertRejectsWithCode(sandbox.glob({ pattern: '[' }), 'INVALID_GLOB');
     await assertRejectsWithCode(sandbox.glob({ pattern: '*', path: 'a.txt' }), 'NOT_A_DIRECTORY');
     await assertRejectsNaming(sandbox.glob({ pattern: '*', caseSensitive: true }), 'caseSensitive');
-    assert.throws(() => sandbox.globSync({ pattern: '*', kind: 'links' }), (err) => err instanceof TypeError && /kind/.test(err.message));
+    assert.throws(
+      () => sandbox.globSync({ pattern: '*', kind: 'links' }),
+      (err) => err instanceof TypeError && /kind/.test(err.message),
+    );
   });
 });
 
@@ -184,9 +207,7 @@ describe('find', () => {
     assert.equal(result.entries[0].path, `${root}/src/b.ts`);
     const first = result.entries[0];
     assert.equal(first.score, first.fuzzy + first.filenameBonus + first.exactBonus + first.pathBoost + first.frecency);
-    assert.deepEqual(Object.keys(first).sort(), [
-      'exactBonus', 'filenameBonus', 'frecency', 'fuzzy', 'path', 'pathBoost', 'relativePath', 'score', 'typos',
-    ]);
+    assert.deepEqual(Object.keys(first).sort(), ['exactBonus', 'filenameBonus', 'frecency', 'fuzzy', 'path', 'pathBoost', 'relativePath', 'score', 'typos']);
     assert.deepEqual(Object.keys(result.stats).sort(), ['candidates', 'elapsedMs', 'indexed']);
     const typo = await sandbox.find({ query: 'mnay.txt' });
     assert.equal(typo.entries[0].relativePath, 'many.txt');
@@ -197,7 +218,10 @@ describe('find', () => {
     const options = { query: 'ts', limit: 1, path: 'src', constraints: '!c.ts' };
     const result = sandbox.findSync(options);
     assert.deepEqual(withoutTimings(result), withoutTimings(await sandbox.find(options)));
-    assert.deepEqual(result.entries.map((e) => e.relativePath), ['b.ts']);
+    assert.deepEqual(
+      result.entries.map((e) => e.relativePath),
+      ['b.ts'],
+    );
     assert.equal(result.total, 1);
     assert.equal(sandbox.globSync({ pattern: '**', constraints: '*.ts !c.ts' }).total, 1);
     assert.equal(sandbox.grepSync({ pattern: 'TODO', constraints: 'src/', mode: 'files' }).files.length, 1);
@@ -208,6 +232,9 @@ describe('find', () => {
     await assertRejectsWithCode(sandbox.find({ query: 'x', path: 'a.txt' }), 'NOT_A_DIRECTORY');
     await assertRejectsNaming(sandbox.find({ query: 'x', paths: 'src' }), 'paths');
     await assertRejectsNaming(sandbox.find({ query: 'x', constraints: 'type:nonesuch' }), 'constraints');
-    assert.throws(() => sandbox.findSync({ query: 'x', limit: -1 }), (err) => err instanceof TypeError && /limit/.test(err.message));
+    assert.throws(
+      () => sandbox.findSync({ query: 'x', limit: -1 }),
+      (err) => err instanceof TypeError && /limit/.test(err.message),
+    );
   });
 });

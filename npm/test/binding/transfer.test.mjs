@@ -62,7 +62,7 @@ const CASES = {
   'maxColumns 0': { pattern: 'needle', maxColumns: 0, context: 1 },
   'section ends': { pattern: 'needle', sectionEndPatterns: ['^def '], path: 'sections.py' },
   'multiline matches': { pattern: 'needle\\s+\\w+', multiline: true, context: 1 },
-  'inverted': { pattern: 'needle', invert: true, path: ['crlf.txt', 'blank.txt', 'noeol.txt'] },
+  inverted: { pattern: 'needle', invert: true, path: ['crlf.txt', 'blank.txt', 'noeol.txt'] },
   'binary searched as text': { pattern: 'needle', searchBinary: true, path: 'nul.bin', context: 1 },
   'asymmetric context': { pattern: 'needle', beforeContext: 3, afterContext: 0 },
   'count mode': { pattern: 'needle', mode: 'count', limit: null },
@@ -88,11 +88,17 @@ describe('a packed grep result builds the same objects as the core serializes', 
   test('the cases cover what they are named for', () => {
     const all = sandbox.grepSync(CASES['context around matches']);
     const paths = all.files.map((file) => file.relativePath);
-    assert.ok(paths.some((p) => typeof p === 'object' && p.bytes === nonUtf8Name.toString('base64')), 'a non-UTF-8 name');
+    assert.ok(
+      paths.some((p) => typeof p === 'object' && p.bytes === nonUtf8Name.toString('base64')),
+      'a non-UTF-8 name',
+    );
     assert.ok(paths.includes('dir/ünï/deep.txt'), 'a non-ASCII name');
     const uni = sandbox.grepSync(CASES['several submatches per line, non-ASCII before them']).files[0].matches[0];
     assert.equal(uni.text, 'emoji 😀 needle 😀 needle');
-    assert.deepEqual(uni.submatches, [[11, 17], [23, 29]]);
+    assert.deepEqual(uni.submatches, [
+      [11, 17],
+      [23, 29],
+    ]);
     assert.equal(uni.before[0].text, 'héllo wörld');
     const bad = sandbox.grepSync({ pattern: 'needle', path: 'bad.txt' }).files[0].matches[0];
     assert.equal(bad.text, 'needle \ufffd\ufffd\ufffd here');
@@ -100,7 +106,10 @@ describe('a packed grep result builds the same objects as the core serializes', 
     assert.equal(cut.truncated, true);
     assert.equal(cut.before[0].truncated, true);
     const sections = sandbox.grepSync(CASES['section ends']).files[0].matches;
-    assert.deepEqual(sections.map((m) => m.sectionEnd), [4, null]);
+    assert.deepEqual(
+      sections.map((m) => m.sectionEnd),
+      [4, null],
+    );
     const page = sandbox.grepSync(CASES['a page cut by the limit']);
     assert.equal(page.truncated, 'limit');
     assert.equal(typeof page.nextCursor, 'string');

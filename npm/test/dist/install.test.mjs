@@ -46,7 +46,10 @@ after(() => {
 function assertSearches(dir, env) {
   fs.writeFileSync(path.join(dir, 'check.cjs'), REQUIRE_CHECK);
   fs.writeFileSync(path.join(dir, 'check.mjs'), IMPORT_CHECK);
-  const expected = [['a.txt', [2]], ['sub/b.md', [1, 3]]];
+  const expected = [
+    ['a.txt', [2]],
+    ['sub/b.md', [1, 3]],
+  ];
   for (const script of ['check.cjs', 'check.mjs']) {
     const run = spawnSync(process.execPath, [script, tree], { cwd: dir, env, encoding: 'utf8' });
     assert.equal(run.status, 0, `${script} failed:\n${run.stderr}`);
@@ -70,28 +73,54 @@ test('the main and platform tarballs install with no cargo on PATH; require and 
   const dir = makeProject(dist.root, 'prebuilt');
   const install = npmInstall(dir, [dist.main, dist.platform], env);
   assert.equal(install.status, 0, install.output);
+  // No install script, so npm 11.16+ has none to list as unapproved.
+  assert.doesNotMatch(install.output, /install-scripts|allowScripts/, install.output);
   assert.ok(fs.existsSync(path.join(dir, 'node_modules', platformPackage(), 'package.json')));
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'fsnative', 'native')), 'nothing was built from source');
   assertSearches(dir, env);
 });
 
-test('the main tarball alone, with no cargo, fails and says what is missing', () => {
+/** Loads fsnative in the project `dir`: the error's message, which must be thrown. */
+function loadError(dir, env) {
+  const run = spawnSync(process.execPath, ['-e', "require('fsnative')"], { cwd: dir, env, encoding: 'utf8' });
+  assert.notEqual(run.status, 0, 'fsnative loaded with no addon');
+  return run.stderr;
+}
+
+/** The command the loader's error names, run with the shell as a user would paste it. */
+function runNamedCommand(dir, message, env) {
+  const match = message.match(/run:\n {2}(node .*scripts\/build\.js")\n/);
+  assert.ok(match, `the error names no build command:\n${message}`);
+  assert.equal(match[1], `node ${JSON.stringify(path.join(dir, 'node_modules', 'fsnative', 'scripts', 'build.js'))}`);
+  const run = spawnSync('/bin/sh', ['-c', match[1]], { cwd: dir, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return { status: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+test('the main tarball alone installs with no script; loading it names the build command, which without cargo says what is missing', () => {
+  const env = withoutCargo();
   const dir = makeProject(dist.root, 'no-toolchain');
-  const install = npmInstall(dir, [dist.main], withoutCargo());
-  assert.notEqual(install.status, 0);
-  assert.match(install.output, new RegExp(`no prebuilt addon for this machine \\(${platformPackage()}\\)`));
-  assert.match(install.output, /building the addon from source needs a Rust toolchain/);
+  const install = npmInstall(dir, [dist.main], env);
+  assert.equal(install.status, 0, install.output);
+  assert.doesNotMatch(install.output, /install-scripts|scripts\/build/, 'npm ran or listed no install script');
+  const message = loadError(dir, env);
+  assert.match(message, new RegExp(`the platform package ${platformPackage()} is not installed`));
+  const build = runNamedCommand(dir, message, env);
+  assert.equal(build.status, 1, build.output);
+  assert.match(build.output, /could not run cargo .*building the addon needs a Rust toolchain/);
+  assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'fsnative', 'native')));
 });
 
-test('the main tarball alone builds the addon from the Rust sources it carries, with cargo progress shown', () => {
+test("the build command the loader names builds the addon from the tarball's Rust sources, with cargo's progress", () => {
   const dir = makeProject(dist.root, 'source-build');
+  const install = npmInstall(dir, [dist.main], withoutCargo());
+  assert.equal(install.status, 0, install.output);
   // Cargo's own choice of target directory, inside the package: a cold build from nothing.
   const { CARGO_TARGET_DIR, ...env } = process.env;
-  const install = npmInstall(dir, [dist.main], { ...env, ...SOURCE_BUILD_ENV });
-  assert.equal(install.status, 0, install.output);
+  const build = runNamedCommand(dir, loadError(dir, env), { ...env, ...SOURCE_BUILD_ENV });
+  assert.equal(build.status, 0, build.output);
   const sources = path.join(dir, 'node_modules', 'fsnative', 'rust');
-  assert.ok(install.output.includes(`building it from the Rust sources in ${sources}`), install.output);
-  assert.ok(install.output.includes(`Compiling fsnative v`) && install.output.includes(`(${sources}/crates/fsnative)`), install.output);
+  assert.ok(build.output.includes(`building the addon from the Rust sources in ${sources}`), build.output);
+  assert.ok(build.output.includes('Compiling fsnative v') && build.output.includes(`(${sources}/crates/fsnative)`), build.output);
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules', platformPackage())));
   assert.ok(!fs.existsSync(path.join(sources, 'target')), 'the build directory is removed once the addon is copied');
   assertSearches(dir, withoutCargo());

@@ -35,17 +35,32 @@ test("musl is told by the ldd script's text", () => {
   const noReport = () => assert.fail('the process report is the fallback only');
   const muslLdd = '#!/bin/sh\nexec /lib/ld-musl-x86_64.so.1 --list -- "$@"\n';
   const glibcLdd = '#!/bin/bash\n# This file is part of the GNU C Library.\nTEXTDOMAIN=libc\nRTLDLIST="/lib64/ld-linux-x86-64.so.2"\n';
-  assert.equal(isMusl(() => muslLdd, noReport), true);
-  assert.equal(isMusl(() => glibcLdd, noReport), false);
+  assert.equal(
+    isMusl(() => muslLdd, noReport),
+    true,
+  );
+  assert.equal(
+    isMusl(() => glibcLdd, noReport),
+    false,
+  );
 });
 
 test('without ldd, the process report tells: glibc when it names a glibc version', () => {
   const missing = () => {
     throw Object.assign(new Error('ENOENT: no such file or directory'), { code: 'ENOENT' });
   };
-  assert.equal(isMusl(missing, () => ({ header: { glibcVersionRuntime: '2.36' } })), false);
-  assert.equal(isMusl(missing, () => ({ header: {} })), true);
-  assert.equal(isMusl(missing, () => undefined), true);
+  assert.equal(
+    isMusl(missing, () => ({ header: { glibcVersionRuntime: '2.36' } })),
+    false,
+  );
+  assert.equal(
+    isMusl(missing, () => ({ header: {} })),
+    true,
+  );
+  assert.equal(
+    isMusl(missing, () => undefined),
+    true,
+  );
 });
 
 test("this machine's package follows its own C library", () => {

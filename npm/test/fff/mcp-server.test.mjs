@@ -2,10 +2,10 @@
 // tools (find_files, grep, multi_grep) with its parameters, defaults, text and cursor format,
 // except that pages never lose matches and a bad cursor is an error.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -119,11 +119,7 @@ test('grep maps Terraphim’s options: plain text, smart case, path order, files
     'main.rs:2:    // TODO: parse args',
     'main.rs:3:    let todo = 1;',
   ]);
-  assert.deepEqual((await lines('grep', { query: 'TODO', output_mode: 'files' })).slice(1), [
-    'docs/notes.md',
-    'src/main.rs',
-    'tests/test_main.rs',
-  ]);
+  assert.deepEqual((await lines('grep', { query: 'TODO', output_mode: 'files' })).slice(1), ['docs/notes.md', 'src/main.rs', 'tests/test_main.rs']);
 });
 
 test('grep searches plain text, cuts lines at 512 bytes and reports 200 lines per file', async () => {
@@ -132,7 +128,10 @@ test('grep searches plain text, cuts lines at 512 bytes and reports 200 lines pe
   assert.equal(line, `long.txt:1:${Buffer.from(LONG_LINE).subarray(0, 511).toString()}`);
   const answer = await lines('grep', { query: 'needle ', limit: 1000 });
   assert.equal(answer[0], "Found 200 matches across 1 file (searched 31 files under '.')");
-  assert.deepEqual(answer.slice(1), Array.from({ length: 200 }, (_, i) => `many.txt:${i + 1}:needle ${i + 1}`));
+  assert.deepEqual(
+    answer.slice(1),
+    Array.from({ length: 200 }, (_, i) => `many.txt:${i + 1}:needle ${i + 1}`),
+  );
 });
 
 test('pages add up to the whole answer, also inside a file', async () => {
@@ -188,7 +187,10 @@ test('multi_grep constraints choose the files', async () => {
 
 test('paths outside the sandbox are refused', async () => {
   for (const outside of [path.join(base, 'project_evil'), '..', 'escape', '/etc']) {
-    for (const [name, args] of [['grep', { query: 'needle' }], ['multi_grep', { patterns: ['needle'] }]]) {
+    for (const [name, args] of [
+      ['grep', { query: 'needle' }],
+      ['multi_grep', { patterns: ['needle'] }],
+    ]) {
       const message = await error(name, { ...args, path: outside });
       assert.ok(message.startsWith(`OUTSIDE_SANDBOX: access denied: ${outside}`), message);
     }
@@ -209,7 +211,10 @@ test('find_files lists the best paths first with their scores', async () => {
   // (The core's count of candidates takes in the link out, which it never lists.)
   assert.match(answer[0], /^Found 2 files matching 'main\.rs' \(searched 3[23] files under '\.'\)$/);
   const found = answer.slice(1).map(scored);
-  assert.deepEqual(found.map(([, name]) => name), ['src/main.rs', 'tests/test_main.rs']);
+  assert.deepEqual(
+    found.map(([, name]) => name),
+    ['src/main.rs', 'tests/test_main.rs'],
+  );
   assert.ok(found[0][0] > found[1][0]);
   // Typos are forgiven; paths are relative to `path`.
   assert.equal(scored((await lines('find_files', { query: 'mian.rs', path: 'src' }))[1])[1], 'main.rs');
@@ -234,7 +239,10 @@ test('with --frecency files come most used first, and --thesaurus boosts found p
     // find_files adds frecency (both files alike) and the boost of "tests" (5) to the scores.
     const plain = (await lines('find_files', { query: 'main.rs' })).slice(1).map(scored);
     const ranked = (await lines('find_files', { query: 'main.rs' }, session)).slice(1).map(scored);
-    assert.deepEqual(ranked.map(([, name]) => name), ['src/main.rs', 'tests/test_main.rs']);
+    assert.deepEqual(
+      ranked.map(([, name]) => name),
+      ['src/main.rs', 'tests/test_main.rs'],
+    );
     assert.ok(ranked[0][0] > plain[0][0]);
     assert.equal(ranked[1][0] - plain[1][0], ranked[0][0] - plain[0][0] + 5);
   } finally {

@@ -3,8 +3,8 @@
 
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Sandbox } from 'fsnative';
-import { FffTools, GREP_LIMIT, main } from 'fsnative/fff';
 import type { GrepArgs, MultiGrepArgs, ToolResult } from 'fsnative/fff';
+import { FffTools, GREP_LIMIT, main } from 'fsnative/fff';
 
 const tools = new FffTools(new Sandbox(['.']));
 tools.register(new McpServer({ name: 'typed', version: '1.0.0' }));
@@ -15,4 +15,5 @@ const multi: MultiGrepArgs = { patterns: ['a', 'b'], constraints: '*.rs', cursor
 const lines: Promise<string[]>[] = [tools.grep(grep), tools.multiGrep(multi), tools.findFiles({ query: 'main' })];
 const failed: ToolResult = { content: [{ type: 'text', text: 'INVALID_CURSOR: …' }], isError: true };
 const started: Promise<void> = main(['--prefix', 'x_', '.']);
-export { lines, failed, started };
+
+export { failed, lines, started };

@@ -2,9 +2,9 @@
 // the core's deadline, and a search that runs out of it answers fsMCP's error, never a partial
 // list. The tree is large enough that 5 ms surely runs out; nothing here measures time.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fsGlob, fsGrep } from 'fsnative/fsmcp';
 import { makeTree, removeTree } from '../support/tree.mjs';
 

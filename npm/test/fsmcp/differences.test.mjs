@@ -1,14 +1,14 @@
 // The documented differences between fsnative/fsmcp and fsMCP's rg and node-glob paths, each
 // shown against its oracle, so the list in docs/drop-ins.md stays true.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { globSync } from 'glob';
 import { fsGlob, fsGrep, GREP_TOTAL_CAP } from 'fsnative/fsmcp';
+import { globSync } from 'glob';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -67,7 +67,7 @@ test(`fs_grep returns at most ${GREP_TOTAL_CAP} match records and says so (rg ha
   assert.equal(rgText('-n', '--', 'hit', file).split('\n').length, GREP_TOTAL_CAP + 5);
 });
 
-test('error texts carry fsnative\'s message where fsMCP passes on rg\'s stderr', () => {
+test("error texts carry fsnative's message where fsMCP passes on rg's stderr", () => {
   const missing = path.join(root, 'missing');
   assert.match(text(fsGrep({ pattern: 'x', path: missing }, ctx())), /^grep error: .*missing/);
   assert.match(spawnSync(rg, ['-l', '--', 'x', missing], { encoding: 'utf8' }).stderr, /^rg: .*No such file or directory/);

@@ -3,12 +3,12 @@
 // newest first, 1000 at most with a "showing" line. Every fixture file has its own mtime, so
 // the order is fully determined.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { globSync } from 'glob';
+import { after, before, test } from 'node:test';
 import { fsGlob, GLOB_RESULT_CAP } from 'fsnative/fsmcp';
+import { globSync } from 'glob';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 const FILES = [
@@ -59,7 +59,10 @@ function oracleText(pattern, searchDirs, allowedDirs) {
   };
   const hits = [...new Set(searchDirs.flatMap((cwd) => globSync(pattern, { cwd, absolute: true, nodir: true })))].filter(inside);
   const newestFirst = hits.map((file) => ({ file, mtime: fs.statSync(file).mtimeMs })).sort((a, b) => b.mtime - a.mtime);
-  const listed = newestFirst.slice(0, GLOB_RESULT_CAP).map((hit) => hit.file).join('\n');
+  const listed = newestFirst
+    .slice(0, GLOB_RESULT_CAP)
+    .map((hit) => hit.file)
+    .join('\n');
   return hits.length > GLOB_RESULT_CAP ? `${listed}\n\n(showing ${GLOB_RESULT_CAP} of ${hits.length} matches)` : listed;
 }
 

@@ -3,10 +3,10 @@
 // must equal the handler's text. The oracle adds `--sort path` (fsnative's order; rg's own
 // parallel order is not deterministic) and the fixture has a `.git` dir so rg reads .gitignore.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { fsGrep } from 'fsnative/fsmcp';
 import { makeTree, removeTree } from '../support/tree.mjs';
@@ -21,7 +21,9 @@ const PROJECT_FILES = {
   'README.md': '# Demo\nTODO: write docs\nSee src/main.rs\n',
   'src/main.rs': 'fn main() {\n    // TODO: parse args\n    println!("hello");\n}\n\nfn helper() {\n    // FIXME later\n}\n',
   'src/lib.rs': 'pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n// TODO: tests\n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's text is TypeScript source
   'src/util/helpers.ts': 'export function greet(name: string) {\n  return `hello ${name}`;\n}\n// TODO tidy\n',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's text is JavaScript source
   'src/util/helpers.js': 'function greet(name) {\n  return `hello ${name}`;\n}\n// TODO tidy\n',
   'web/app.ts': "import { greet } from '../src/util/helpers';\nconsole.log(greet('world'));\n",
   'web/app.test.ts': "test('greet', () => {});\n// TODO: more\n",

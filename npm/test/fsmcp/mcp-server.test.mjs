@@ -1,11 +1,11 @@
 // examples/mcp-server.mjs driven by the official MCP SDK client over stdio: initialize,
 // tools/list, tools/call of both tools. The server runs with a PATH that holds no `rg`.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -59,9 +59,7 @@ test('tools/list gives both tools with their schemas and annotations', async () 
 test('tools/call fs_grep returns rg -n output', async () => {
   const result = await client.callTool({ name: 'fs_grep', arguments: { pattern: 'TODO', output_mode: 'content' } });
   assert.equal(result.isError, undefined);
-  assert.deepEqual(result.content, [
-    { type: 'text', text: `${root}/notes.md:1:TODO: ship\n${root}/src/a.ts:1:const x = 1; // TODO` },
-  ]);
+  assert.deepEqual(result.content, [{ type: 'text', text: `${root}/notes.md:1:TODO: ship\n${root}/src/a.ts:1:const x = 1; // TODO` }]);
 });
 
 test('tools/call fs_glob returns absolute paths', async () => {

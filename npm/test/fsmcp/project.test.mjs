@@ -7,13 +7,13 @@
 // fs_grep and fs_glob through fsnative. Every install is offline, from the npm cache that
 // `npm ci` in npm/ fills.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { platformPackage } from '../../lib/platform.js';
 import { makeTree, removeTree } from '../support/tree.mjs';

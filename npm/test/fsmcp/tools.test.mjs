@@ -1,10 +1,10 @@
 // fsnative/fsmcp's registration, fs_glob's answers and both tools' error results, as fsMCP gives them.
 
-import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
 import * as fsmcp from 'fsnative/fsmcp';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
@@ -42,12 +42,15 @@ function errorText(result) {
   return text(result);
 }
 
-test('registerGrep and registerGlob register fsMCP\'s tool definitions and handlers', () => {
+test("registerGrep and registerGlob register fsMCP's tool definitions and handlers", () => {
   const registered = [];
   const registry = { register: (tool, handler) => registered.push({ tool, handler }) };
   registerGrep(registry);
   registerGlob(registry);
-  assert.deepEqual(registered.map((r) => r.tool.name), ['fs_grep', 'fs_glob']);
+  assert.deepEqual(
+    registered.map((r) => r.tool.name),
+    ['fs_grep', 'fs_glob'],
+  );
   const [grep, glob] = registered;
   assert.equal(grep.handler, fsGrep);
   assert.equal(glob.handler, fsGlob);
@@ -55,8 +58,7 @@ test('registerGrep and registerGlob register fsMCP\'s tool definitions and handl
   assert.deepEqual(glob.tool.annotations, { readOnlyHint: true });
   assert.equal(grep.tool.category, 'File System');
   assert.equal(glob.tool.category, 'File System');
-  const shape = (schema) =>
-    Object.fromEntries(Object.entries(schema.properties).map(([name, prop]) => [name, prop.enum ? [prop.type, prop.enum] : prop.type]));
+  const shape = (schema) => Object.fromEntries(Object.entries(schema.properties).map(([name, prop]) => [name, prop.enum ? [prop.type, prop.enum] : prop.type]));
   assert.deepEqual(shape(grep.tool.inputSchema), {
     pattern: 'string',
     path: 'string',
@@ -80,7 +82,10 @@ test('require and import give the same module', () => {
 test('fs_glob lists absolute paths newest first, dotfiles left out, .gitignore not applied', () => {
   const result = fsGlob({ pattern: '**/*.ts' }, ctx());
   assert.equal(result.isError, undefined);
-  assert.deepEqual(text(result).split('\n'), ['new.ts', 'sub/deep.ts', 'ignored.ts', 'mid.ts', 'old.ts'].map((p) => path.join(root, p)));
+  assert.deepEqual(
+    text(result).split('\n'),
+    ['new.ts', 'sub/deep.ts', 'ignored.ts', 'mid.ts', 'old.ts'].map((p) => path.join(root, p)),
+  );
 });
 
 test('fs_glob matches a pattern without a slash in the searched directory only', () => {
@@ -150,7 +155,10 @@ test('no allowed dirs, or none that exist, refuse the call', () => {
   for (const handler of [fsGrep, fsGlob]) {
     assert.match(errorText(handler({ pattern: 'x' }, { allowedDirs: [] })), /^no allowed directories/);
     assert.equal(errorText(handler({ pattern: 'x' }, { allowedDirs: [path.join(root, 'missing')] })), 'none of the allowed directories exist');
-    assert.equal(errorText(handler({ pattern: 'x', path: root }, { allowedDirs: [path.join(root, 'missing')] })), `path ${root} is outside allowed directories`);
+    assert.equal(
+      errorText(handler({ pattern: 'x', path: root }, { allowedDirs: [path.join(root, 'missing')] })),
+      `path ${root} is outside allowed directories`,
+    );
   }
 });
 

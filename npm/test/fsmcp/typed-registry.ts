@@ -2,10 +2,10 @@
 // types, as the fsMCP-shaped project in test/fsmcp-project declares them. fsMCP's registry is
 // taken by registerGrep/registerGlob as it is, and every export fits fsMCP's types.
 
-import { fsGlob, fsGrep, GLOB_TOOL, GREP_TOOL, registerGlob, registerGrep } from 'fsnative/fsmcp';
 import type { GrepArgs, ToolContext, ToolResult } from 'fsnative/fsmcp';
+import { fsGlob, fsGrep, GLOB_TOOL, GREP_TOOL, registerGlob, registerGrep } from 'fsnative/fsmcp';
 import { ToolRegistry } from '../fsmcp-project/src/registry';
-import type { MCPCallResult, MCPTool, ToolContext as FsmcpToolContext, ToolHandler } from '../fsmcp-project/src/types';
+import type { ToolContext as FsmcpToolContext, MCPCallResult, MCPTool, ToolHandler } from '../fsmcp-project/src/types';
 
 const registry = new ToolRegistry();
 registerGrep(registry);
@@ -23,4 +23,5 @@ const counted: ToolResult = fsGrep(args, context);
 const listed: ToolResult = fsGlob({ pattern: '**/*.ts', path: '/srv/project/src' }, context);
 const texts: string[] = [counted, listed, byName].map((result) => result.content[0].text);
 const failed: boolean = byName.isError === true;
-export { tools, handlers, texts, failed };
+
+export { failed, handlers, texts, tools };

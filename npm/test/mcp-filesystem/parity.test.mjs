@@ -17,7 +17,7 @@ const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcpfs-parity-
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const root = buildMessyTree(dir);
 
-test('search_files returns the server\'s paths for every pattern and exclude set', async () => {
+test("search_files returns the server's paths for every pattern and exclude set", async () => {
   assert.ok(patterns.length >= 40 && excludeSets.length >= 5);
   ours.setAllowedDirectories([root]);
   let compared = 0;

@@ -42,7 +42,7 @@ async function call(client, name, args) {
 
 const sortedLines = (text) => text.split('\n').sort();
 
-test('the tool list and every schema are the server\'s own', async () => {
+test("the tool list and every schema are the server's own", async () => {
   const [theirs, ours] = await Promise.all([connect(SERVER, [root]), connect(BIN, [root])]);
   try {
     const [a, b] = await Promise.all([theirs.listTools(), ours.listTools()]);
@@ -109,7 +109,7 @@ test('MCP roots replace the command line directories, as in the server', async (
   }
 });
 
-test('a root deleted mid-session gives the server\'s error, never a crash', async () => {
+test("a root deleted mid-session gives the server's error, never a crash", async () => {
   const scratch = (name) => {
     const d = path.join(dir, name);
     fs.mkdirSync(path.join(d, 'sub'), { recursive: true });

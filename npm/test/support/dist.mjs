@@ -20,12 +20,16 @@ export const { platformPackage } = (await import('../../lib/platform.js')).defau
 
 /**
  * A clean copy of the dist directory (env FSNATIVE_DIST, default <repo>/dist) in a new temp
- * dir with no repository beside it: `{ root, main, platform }`, the tarballs' paths in it.
- * Throws when `make dist` has not made them.
+ * dir with no repository beside it: `{ root, main, platform, server }`, the tarballs' paths in
+ * it (`server`: fsnative-mcp-filesystem's). Throws when `make dist` has not made them.
  */
 export function copyDist() {
   const source = process.env.FSNATIVE_DIST ?? path.join(REPO, 'dist');
-  const names = { main: `fsnative-${version}.tgz`, platform: `${platformPackage()}-${version}.tgz` };
+  const names = {
+    main: `fsnative-${version}.tgz`,
+    platform: `${platformPackage()}-${version}.tgz`,
+    server: `fsnative-mcp-filesystem-${version}.tgz`,
+  };
   for (const name of Object.values(names)) {
     if (!fs.existsSync(path.join(source, name))) {
       throw new Error(`${path.join(source, name)} is missing: run \`make dist\` first`);
@@ -33,7 +37,7 @@ export function copyDist() {
   }
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-dist-')));
   fs.cpSync(source, path.join(root, 'dist'), { recursive: true });
-  return { root, main: path.join(root, 'dist', names.main), platform: path.join(root, 'dist', names.platform) };
+  return { root, ...Object.fromEntries(Object.entries(names).map(([key, name]) => [key, path.join(root, 'dist', name)])) };
 }
 
 /** A new npm project `name` in `root`: its directory. */

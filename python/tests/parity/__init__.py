@@ -59,15 +59,7 @@ PROJECT_FILES: dict[str, str | bytes] = {
         "    foo = value * 100\n"
         "    return foo\n"
     ),
-    "pkg/sub/deep.py": (
-        "def first():\n"
-        "    return 'foo'\n"
-        "\n"
-        "\n"
-        "class Second:\n"
-        "    pass\n"
-        "# FIXME: foo at the end\n"
-    ),
+    "pkg/sub/deep.py": ("def first():\n    return 'foo'\n\n\nclass Second:\n    pass\n# FIXME: foo at the end\n"),
     "pkg/native.h": "int foo(void);\n",
     "pkg/sub/a/b/c/leaf.rs": "fn foo() -> u32 {\n    123\n}\n",
     "pkg/config.yaml": "name: foo\nvalue: 7\n",

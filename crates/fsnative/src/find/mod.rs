@@ -25,7 +25,7 @@ use crate::index::{char_set, Index, Kind, View};
 use crate::request::FindRequest;
 use crate::result::{FindEntry, FindResult, FindStats, Truncation};
 use crate::roots::{RootDirs, Roots};
-use crate::walk::{self, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
+use crate::walk::{self, forms, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
 use crate::sys::os_str;
 use score::{Query, Ranked};
@@ -45,18 +45,41 @@ struct Candidate<'v> {
 }
 
 /// The files a query is matched against, in walk order.
-#[derive(Default)]
 struct Candidates<'v> {
     list: Vec<Candidate<'v>>,
-    /// The bytes of the paths that are not UTF-8, by position in `list` (ascending).
+    /// The bytes of the paths that are not UTF-8, or whose text the matcher reads in another
+    /// normalization form, by position in `list` (ascending).
     raw: Vec<(usize, Box<[u8]>)>,
+    /// Texts are matched in NFC (see [`forms`]).
+    unified: bool,
 }
 
 impl<'v> Candidates<'v> {
+    fn new(unified: bool) -> Candidates<'v> {
+        Candidates { list: Vec::new(), raw: Vec::new(), unified }
+    }
+
     /// Adds a path known to be UTF-8.
     fn push_text(&mut self, text: &'v str, target: usize, symlink: bool) {
+        let text = self.matched_form(Cow::Borrowed(text));
         let target = u32::try_from(target).expect("fewer than 2^32 search targets");
-        self.list.push(Candidate { text: Cow::Borrowed(text), target, symlink });
+        self.list.push(Candidate { text, target, symlink });
+    }
+
+    /// `text` as the matcher reads it: in NFC where forms are unified, the path's own bytes
+    /// then kept in `raw` (unless they are already, not being UTF-8).
+    fn matched_form(&mut self, text: Cow<'v, str>) -> Cow<'v, str> {
+        if !self.unified || text.is_ascii() {
+            return text;
+        }
+        let Cow::Owned(normalized) = forms::nfc(&text) else {
+            return text;
+        };
+        let at = self.list.len();
+        if self.raw.last().is_none_or(|(last, _)| *last != at) {
+            self.raw.push((at, text.as_bytes().into()));
+        }
+        Cow::Owned(normalized)
     }
 
     /// Adds a path, checking whether it is UTF-8.
@@ -78,6 +101,7 @@ impl<'v> Candidates<'v> {
                 }
             },
         };
+        let text = self.matched_form(text);
         let target = u32::try_from(target).expect("fewer than 2^32 search targets");
         self.list.push(Candidate { text, target, symlink });
     }
@@ -107,9 +131,22 @@ pub(crate) fn run(
     request: &FindRequest,
     cancel: &CancelToken,
 ) -> Result<FindResult> {
+    run_forms(roots, index, signals, request, cancel, forms::UNIFIED)
+}
+
+/// [`run`], matching in NFC when `unified`.
+fn run_forms(
+    roots: &Roots,
+    index: Option<&Index>,
+    signals: &Signals<'_>,
+    request: &FindRequest,
+    cancel: &CancelToken,
+    unified: bool,
+) -> Result<FindResult> {
     let started = Instant::now();
     let control = Control::new(cancel, request.timeout_ms);
-    let query = Query::parse(&request.query)?;
+    let query = if unified { forms::nfc(&request.query) } else { Cow::Borrowed(request.query.as_str()) };
+    let query = Query::parse(&query)?;
     let constraints = Constraints::parse(request.constraints.as_deref())?;
     // No path: every root, each file relative to its root.
     let targets = walk::targets(roots, request.path.as_slice())?;
@@ -124,7 +161,7 @@ pub(crate) fn run(
     let view = index.and_then(Index::view);
     let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
     let shared = constraints.clone().map(Arc::new);
-    let mut candidates = Candidates::default();
+    let mut candidates = Candidates::new(unified);
     let mut considered = 0;
     for (number, target) in targets.iter().enumerate() {
         considered += match &view {
@@ -162,7 +199,7 @@ fn from_index<'v>(
     let subsequences = query.subsequences();
     let shares = if view.count_below(target.root, dir) >= PARALLEL_ENTRIES { default_threads() } else { 1 };
     let share = |share: usize| {
-        let mut found = Candidates::default();
+        let mut found = Candidates::new(candidates.unified);
         let count = index_share(
             view,
             target,
@@ -323,4 +360,29 @@ fn rank(
     let total = ranked.total as u64;
     let truncated = (total > entries.len() as u64).then_some(Truncation::Limit);
     Ok(FindResult { entries, total, truncated, stats: FindStats::default() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where names compare regardless of normalization (macOS), a query in either form finds a
+    /// name stored in the other, and the path comes back as it is stored.
+    #[test]
+    fn where_forms_are_unified_either_spelling_finds_the_other() {
+        let dir = tempfile::tempdir().unwrap();
+        let stored = "cafe\u{301}/re\u{301}sume\u{301}.txt";
+        std::fs::create_dir(dir.path().join("cafe\u{301}")).unwrap();
+        std::fs::write(dir.path().join(stored), "x").unwrap();
+        let roots = Roots::new([dir.path()]).unwrap();
+        let signals = Signals { frecency: None, boost: None };
+        let find = |query: &str| {
+            let request = FindRequest::new(query);
+            let result = run_forms(&roots, None, &signals, &request, &CancelToken::new(), true).unwrap();
+            result.entries.iter().map(|entry| entry.relative_path.clone()).collect::<Vec<_>>()
+        };
+        for query in ["r\u{e9}sum\u{e9}", "re\u{301}sume\u{301}"] {
+            assert_eq!(find(query), [std::path::PathBuf::from(stored)], "{query:?}");
+        }
+    }
 }

@@ -23,7 +23,8 @@
 //! its last `/`, the part a user types for the file name) earns a `filename_bonus` when its
 //! best alignment ends inside the file name, or, failing that, when it matches the file name
 //! alone (then scaled by how good that match is), and an `exact_bonus` when it is the file
-//! name or the name without its extension. Ties go to the shorter path, then to path order.
+//! name or the name without its extension. Ties go to sources before build artefacts and cached
+//! copies ([`is_derived`]), then to the shorter path, then to path order.
 
 use std::cmp::Reverse;
 
@@ -96,6 +97,8 @@ struct Scored {
     fuzzy: i32,
     /// Where the last part's alignment ends (a byte offset in the text).
     end: u32,
+    /// A build artefact or a cached copy (ties go to sources first).
+    derived: bool,
     /// The text's length in bytes (ties go to the shorter).
     len: u32,
     filename_bonus: i32,
@@ -110,11 +113,30 @@ impl Scored {
         i64::from(self.fuzzy) + i64::from(self.filename_bonus) + i64::from(self.exact_bonus)
     }
 
+    /// The order of the ranking: best score first, then sources, the shorter path, the first.
+    fn order(&self) -> (Reverse<i64>, bool, u32, u32) {
+        (Reverse(self.score()), self.derived, self.len, self.at)
+    }
+
     /// The most `score` can become once the bonuses are added (see [`bonuses`]).
     fn ceiling(&self) -> i64 {
         let caps = BonusCaps::of(self.fuzzy);
         i64::from(self.fuzzy) + i64::from(caps.exact_name.max(caps.exact_stem)) + i64::from(caps.name)
     }
+}
+
+/// Directories whose files are built or cached copies of sources elsewhere.
+const DERIVED_DIRS: [&str; 3] = ["__pycache__", "dist", "build"];
+/// Endings of files that are built from, or minified or compiled copies of, sources.
+const DERIVED_ENDINGS: [&str; 8] = [".pyc", ".pyo", ".o", ".obj", ".class", ".min.js", ".min.css", ".map"];
+
+/// Whether the relative path `path` is a build artefact or a cached copy of a source (in
+/// `__pycache__/`, `dist/` or `build/`, or compiled or minified: `.pyc`, `.o`, `.min.js`, …):
+/// on equal scores a source ranks above it.
+fn is_derived(path: &str) -> bool {
+    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+    dirs.split('/').any(|dir| DERIVED_DIRS.contains(&dir))
+        || DERIVED_ENDINGS.iter().any(|end| name.ends_with(end))
 }
 
 impl Query {
@@ -169,7 +191,7 @@ impl Query {
             }
             name_matches(&mut scored, texts, part, |s| s.in_dirs);
         }
-        let key = |s: &Scored| (Reverse(s.score()), s.len, s.at);
+        let key = Scored::order;
         scored.sort_unstable_by_key(key);
         let best = scored
             .into_iter()
@@ -195,6 +217,7 @@ impl Query {
                 at: m.index,
                 fuzzy: i32::from(m.score),
                 end: u32::from(m.end_col),
+                derived: is_derived(texts[m.index as usize]),
                 len: u32::try_from(texts[m.index as usize].len()).unwrap_or(u32::MAX),
                 filename_bonus: 0,
                 exact_bonus: 0,
@@ -261,7 +284,7 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
     if limit == 0 {
         return Vec::new();
     }
-    let key = |s: &Scored| (Reverse(s.score()), s.len, s.at);
+    let key = Scored::order;
     // A match scores at least its fuzzy score: one whose ceiling is below the `limit`-th
     // best fuzzy score cannot be among the best.
     let mut floors: Vec<i32> = scored.iter().map(|s| s.fuzzy).collect();

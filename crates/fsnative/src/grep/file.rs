@@ -147,6 +147,12 @@ impl Contents<'_> {
 /// give the same answer.
 const BINARY_CHECKED_UPFRONT: usize = 32 * 1024;
 
+/// Whether `bytes` start with a byte-order mark (UTF-8, or UTF-16 either way round): the
+/// searcher then decodes the text (see `bom_sniffing`).
+pub(crate) fn starts_with_bom(bytes: &[u8]) -> bool {
+    [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|mark| bytes.starts_with(mark))
+}
+
 /// Reads `file` (of `size` bytes) whole into `buffer`, unless it is large, starts with a
 /// byte-order mark (only the streaming search decodes those) or holds the binary byte `quit`
 /// past [`BINARY_CHECKED_UPFRONT`].
@@ -164,7 +170,7 @@ fn read_whole<'a>(
     // Into the spare capacity as it is (no zeroing first); a file that grew is read to its
     // listed size.
     file.take(size).read_to_end(buffer)?;
-    let has_bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|bom| buffer.starts_with(bom));
+    let has_bom = starts_with_bom(buffer);
     let late_binary = quit.is_some_and(|byte| {
         buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| memchr::memchr(byte, rest).is_some())
     });
@@ -234,7 +240,7 @@ pub(crate) fn no_match(file: &File, size: u64) -> io::Result<(u64, Option<u64>)>
     };
     let request = GrepRequest::default();
     let config = FileSearchConfig { mode: request.mode, max_columns: None, sections: None, record_cap: None };
-    let control = Control::new(&crate::CancelToken::new(), None);
+    let control = Control::unlimited();
     let outcome = search(&mut searcher(&request), never, Source::Open(file, size), &config, 0, &control)?;
     Ok((outcome.bytes, outcome.binary_offset))
 }

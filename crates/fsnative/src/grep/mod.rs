@@ -10,8 +10,9 @@
 //!
 //! Its modules: `matcher` (compiled patterns and their cache), `file` (searching one open
 //! file), `cursor` (where a page ends), `job` (opening and searching one candidate), `page`
-//! (accepting outcomes in order), `workers` (the parallel half), `pipeline` (scheduling) and
-//! `ranked` (frecency order, and recording the files found).
+//! (accepting outcomes in order), `workers` (the parallel half), `pipeline` (scheduling),
+//! `indexed` (the candidates the warm index leaves, in walk order) and `ranked` (frecency
+//! order, and recording the files found).
 
 mod cursor;
 mod file;
@@ -36,8 +37,8 @@ use crate::result::GrepResult;
 use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, Constraints, SkipCounters, WalkOptions};
 
-pub(crate) use file::no_match;
 pub use file::MAX_BUFFER_BYTES;
+pub(crate) use file::{no_match, starts_with_bom};
 pub(crate) use matcher::MatcherCache;
 pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 pub use pipeline::MAX_THREADS;

@@ -330,7 +330,10 @@ impl Signatures {
     pub fn memory(&self) -> usize {
         self.classes
             .iter()
-            .map(|c| (c.words.capacity() + c.used.capacity()) * 8 + c.free.capacity() * 4)
+            .map(|c| {
+                (c.words.capacity() + c.used.capacity()) * std::mem::size_of::<u64>()
+                    + c.free.capacity() * std::mem::size_of::<u32>()
+            })
             .sum()
     }
 }

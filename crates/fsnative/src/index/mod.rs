@@ -203,6 +203,18 @@ pub(crate) struct State {
     last_save: Option<Instant>,
 }
 
+impl State {
+    /// Drops the lists, the signatures and the watcher (the index closed or failed; searches
+    /// walk from now on).
+    fn drop_lists(&mut self) {
+        self.trees = Vec::new();
+        self.signatures = Signatures::default();
+        self.watcher = None;
+        self.unread = Vec::new();
+        self.reading = 0;
+    }
+}
+
 /// What the index's owner and its thread share.
 pub(crate) struct Shared {
     roots: Roots,
@@ -377,11 +389,7 @@ impl Index {
         }
         if let Ok(mut state) = self.shared.state.write() {
             state.state = IndexState::Closed;
-            state.trees = Vec::new();
-            state.signatures = Signatures::default();
-            state.watcher = None;
-            state.unread = Vec::new();
-            state.reading = 0;
+            state.drop_lists();
         }
         self.shared.cache.clear();
         self.shared.notify();
@@ -414,7 +422,7 @@ impl Shared {
             return self.fail(state, "a root can no longer be opened".to_owned());
         };
         let options = index_walk_options();
-        let control = Control::new(&CancelToken::new(), None);
+        let control = Control::unlimited();
         let entries: usize = state.trees.iter().map(Tree::len).sum();
         state.unsaved += if changes.overflow {
             entries as u64
@@ -449,11 +457,7 @@ impl Shared {
     fn fail(&self, state: &mut State, error: String) {
         state.state = IndexState::Failed;
         state.error = Some(error);
-        state.trees = Vec::new();
-        state.signatures = Signatures::default();
-        state.watcher = None;
-        state.unread = Vec::new();
-        state.reading = 0;
+        state.drop_lists();
         self.cache.clear();
         self.notify();
     }
@@ -488,7 +492,8 @@ impl Shared {
         let cache = self.cache.figures();
         status.memory_bytes = (state.trees.iter().map(Tree::memory).sum::<usize>()
             + state.signatures.memory()
-            + state.unread.capacity() * 8) as u64
+            + state.unread.capacity() * std::mem::size_of::<(usize, tree::EntryId)>())
+            as u64
             + cache.memory;
         status.cache_bytes = cache.bytes;
         status.cache_files = cache.files;

@@ -16,7 +16,7 @@ use super::tree::{Content, Kind, Tree};
 use super::update::Lister;
 use super::watch::Watcher;
 use super::{index_walk_options, IndexState, Shared, State};
-use crate::control::{CancelToken, Control};
+use crate::control::Control;
 use crate::memory::release_free_memory;
 use crate::roots::RootDirs;
 use crate::sys::{self, AsHandle};
@@ -86,7 +86,7 @@ fn build(shared: &Shared) -> bool {
         let mut watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
         let dirs = RootDirs::open(&shared.roots).map_err(|e| e.message().to_owned())?;
         let options = index_walk_options();
-        let control = Control::new(&CancelToken::new(), None);
+        let control = Control::unlimited();
         let mut lister = Lister {
             dirs: &dirs,
             options: &options,
@@ -365,7 +365,7 @@ fn finish_reading(shared: &Shared, state: &mut State) {
 
 /// The file's directory is watched, so a change to the file will be heard of.
 fn watched_parent(state: &State, root: usize, path: &[u8]) -> bool {
-    let parent = path.iter().rposition(|&b| b == b'/').map_or(&[][..], |at| &path[..at]);
+    let parent = super::update::parent(path);
     state.watcher.as_ref().is_some_and(|w| !w.unwatched.contains(&(root, parent.into())))
 }
 
@@ -405,7 +405,7 @@ fn read_content(
     let mut first = true;
     let total = read_pieces(handle, buffer, MAX_READ + 1, |piece| {
         if std::mem::take(&mut first) {
-            bom = [&b"\xEF\xBB\xBF"[..], b"\xFF\xFE", b"\xFE\xFF"].iter().any(|mark| piece.starts_with(mark));
+            bom = crate::grep::starts_with_bom(piece);
         }
         has_nul = has_nul || memchr::memchr(0, piece).is_some();
         sketch.add(piece);

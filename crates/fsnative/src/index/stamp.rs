@@ -175,7 +175,7 @@ mod tests {
     #[test]
     fn ignore_stamps_see_ignore_files_come_change_and_go() {
         let dir = tempfile::tempdir().unwrap();
-        let handle = std::fs::File::open(dir.path()).unwrap();
+        let handle = sys::open_dir(dir.path()).unwrap();
         let later = || SystemTime::now() + RACY_COARSE;
         assert_eq!(ignore_stamp(handle.handle(), later()), Stamp::NO_IGNORES);
         std::fs::write(dir.path().join(".gitignore"), "*.log\n").unwrap();

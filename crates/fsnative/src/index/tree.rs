@@ -255,7 +255,8 @@ impl Tree {
         self.entries.capacity() * std::mem::size_of::<Entry>()
             + paths
             + (self.order.capacity() + self.free.capacity()) * std::mem::size_of::<EntryId>()
-            + self.ignores.capacity() * 16
+            // A slot of the map, and its control byte.
+            + self.ignores.capacity() * (std::mem::size_of::<(EntryId, Stamp)>() + 1)
     }
 }
 

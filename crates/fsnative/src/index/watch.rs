@@ -3,7 +3,9 @@
 //!
 //! Reading the watcher's pending events at the start of a query sees every change whose system
 //! call returned before it (on Linux the kernel queues each event during that call; on
-//! macOS the streams are flushed first: see `sys`).
+//! macOS the streams are flushed first: see `sys`). On Windows nearly so: a change's record may
+//! become readable a moment after its call returned, and NTFS may report a write's new size
+//! and time only when the writer closes the file (`sys::windows::watcher` says exactly what).
 
 use std::collections::BTreeSet;
 use std::path::Path;

@@ -33,7 +33,7 @@ impl Reloader {
         let name = path.file_name().unwrap_or_default().to_os_string();
         let failed = |e: std::io::Error| Error::from_io(&e, dir);
         let mut watcher = Watcher::new().map_err(failed)?;
-        let handle = std::fs::File::open(dir).map_err(failed)?;
+        let handle = sys::open_dir(dir).map_err(failed)?;
         if !watcher.watch(handle.handle(), dir, (0, Box::default())) {
             return Err(Error::new(
                 ErrorCode::Io,

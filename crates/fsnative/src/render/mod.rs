@@ -302,6 +302,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)] // A name of bytes that are not UTF-8: Windows names are UTF-16 (WTF-8 as bytes).
     fn standard_bytes_prints_file_names_as_they_are() {
         let result = result_for(b"bad\xffname.txt", None);
         let options = StandardOptions { path_style: PathStyle::Relative, ..StandardOptions::default() };

@@ -62,11 +62,11 @@ impl<'a> RootDirs<'a> {
     }
 }
 
-/// Opens the directory at the canonical path `root`, one name at a time from `/`, following
-/// no symlink.
+/// Opens the directory at the canonical path `root`, one name at a time from the directory it
+/// starts from (`/`, or a Windows drive's or share's root), following no symlink.
 fn open_root(root: &Path) -> crate::Result<Dir> {
     let failed = |err: io::Error| crate::Error::from_io(&err, root);
-    let mut dir = sys::open_filesystem_root().map_err(failed)?;
+    let mut dir = sys::open_filesystem_root(root).map_err(failed)?;
     for component in root.components() {
         let Component::Normal(name) = component else { continue };
         dir = match sys::open_dir_at(dir.handle(), name) {

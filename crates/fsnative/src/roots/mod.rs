@@ -9,6 +9,7 @@ mod beneath;
 mod links;
 mod resolve;
 mod validate;
+mod windows_text;
 mod within;
 
 pub(crate) use beneath::{open_regular_at, RootDirs};

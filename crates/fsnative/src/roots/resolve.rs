@@ -24,10 +24,16 @@ pub(crate) enum Resolution {
     Fenced,
 }
 
-/// Rejects NUL bytes, which no system call can carry.
+/// Rejects NUL bytes, which no system call can carry, and where Windows' rules hold the
+/// spellings Win32 reads as something else ([`super::windows_text`]).
 pub(crate) fn check_path_text(path: &Path) -> Result<()> {
     if path.as_os_str().as_encoded_bytes().contains(&0) {
         return Err(Error::new(ErrorCode::InvalidPath, "path contains a NUL byte").with_path(path));
+    }
+    if crate::sys::WINDOWS_PATH_RULES {
+        if let Some(why) = super::windows_text::refusal(&path.to_string_lossy()) {
+            return Err(Error::new(ErrorCode::InvalidPath, why).with_path(path));
+        }
     }
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! The OS layer: every call whose form depends on the operating system, behind one small
 //! interface, so that nothing above it names an OS.
 //!
-//! - handles: [`Handle`], [`HandleRef`] and [`AsHandle`] (file descriptors on Unix);
+//! - handles: [`Handle`], [`HandleRef`] and [`AsHandle`] (file descriptors on Unix, handles on
+//!   Windows);
 //! - names: [`os_str`] and [`path_buf`] turn the bytes the core keeps back into names;
 //! - files: open beneath a directory handle without following links, and [`Meta`], the one
 //!   `stat` the core reads (type, identity, size, times, links, cloud placeholders);
@@ -11,14 +12,21 @@
 //! - thread priority ([`lower_thread_priority`]);
 //! - the persisted store's lock ([`try_lock_exclusive`]) and error classes ([`OsError`]).
 //!
-//! `unix` holds what Linux and macOS share; `linux` and `macos` what they do not. The path
-//! events of macOS's FSEvents are turned into [`Event`]s by [`fsevents`], which builds on every
-//! OS: the tests feed it recorded sequences and a simulated FSEvents on Linux.
+//! `unix` holds what Linux and macOS share; `linux` and `macos` what they do not; `windows`
+//! all of Windows. The path events of macOS's FSEvents are turned into [`Event`]s by
+//! [`fsevents`], and the records of Windows's `ReadDirectoryChangesW` by
+//! [`directory_changes`]; both build on every OS: the tests feed them recorded sequences, and
+//! Linux a simulated FSEvents.
 
+#[cfg_attr(not(any(test, windows)), allow(dead_code))]
+pub(crate) mod directory_changes;
+#[cfg_attr(not(any(test, unix)), allow(dead_code))]
 pub(crate) mod fsevents;
 mod names;
 #[cfg(unix)]
 mod unix;
+#[cfg(unix)]
+use unix as family;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -30,15 +38,58 @@ mod macos;
 #[cfg(target_os = "macos")]
 use macos as os;
 
-#[cfg(not(any(target_os = "linux", target_os = "macos")))]
-compile_error!("fsnative supports Linux and macOS; Windows support is tracked in docs/install.md");
+#[cfg(windows)]
+mod windows;
+#[cfg(windows)]
+use windows as os;
+#[cfg(windows)]
+use windows as family;
 
-pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
-pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher};
-pub(crate) use unix::{
-    dir_open_options, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
-    try_lock_exclusive, wait, AsHandle, Handle, HandleRef, OsError,
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+compile_error!("fsnative supports Linux, macOS and Windows");
+
+pub(crate) use family::{
+    dir_open_options, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
+    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
 };
+pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
+pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher, NAMES_IGNORE_NORMALIZATION};
+
+/// Error classes the core treats apart, beyond `io::ErrorKind`'s (each OS family says which
+/// of its errors are which: `OsError::of`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OsError {
+    /// Too many symlinks, or a symlink (on Windows, a reparse point that is a link) where none
+    /// may be followed.
+    Loop,
+    NameTooLong,
+    /// `read_link` on something that is not a symlink.
+    NotALink,
+    /// A special file that cannot be opened at all (a socket).
+    Unopenable,
+    /// The disk is full.
+    NoSpace,
+}
+
+/// One event, written out for the tests: `Appeared file 0:dir|name`, `rescan 0:dir`,
+/// `gone 0:dir`, `overflow`.
+#[cfg(test)]
+pub(crate) fn describe(event: &Event<'_>) -> String {
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    match event {
+        Event::Overflow => "overflow".to_owned(),
+        Event::Rescan((root, dir)) => format!("rescan {root}:{}", text(dir)),
+        Event::Gone((root, dir)) => format!("gone {root}:{}", text(dir)),
+        Event::Entry { dir: (root, dir), name, is_dir, change } => {
+            let kind = if *is_dir { "dir" } else { "file" };
+            format!("{change:?} {kind} {root}:{}|{}", text(dir), text(name))
+        }
+    }
+}
+
+/// Whether paths follow Windows' rules (drive letters, devices, streams): the roots layer then
+/// refuses the spellings Win32 reads as something else.
+pub(crate) const WINDOWS_PATH_RULES: bool = cfg!(windows);
 
 /// What a directory entry is, as the OS tells it without following a symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

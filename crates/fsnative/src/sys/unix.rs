@@ -12,7 +12,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::fs::{flock, fstat, openat, statat, AtFlags, FileType, FlockOperation, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use super::{EntryType, Meta};
+use super::{EntryType, Meta, OsError};
 
 /// An open file or directory.
 pub(crate) type Handle = OwnedFd;
@@ -29,20 +29,6 @@ impl<T: AsFd> AsHandle for T {
     fn handle(&self) -> HandleRef<'_> {
         self.as_fd()
     }
-}
-
-/// Error classes the core treats apart, beyond `io::ErrorKind`'s.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OsError {
-    /// Too many symlinks, or a symlink where none may be followed.
-    Loop,
-    NameTooLong,
-    /// `read_link` on something that is not a symlink.
-    NotALink,
-    /// A special file that cannot be opened at all (a socket).
-    Unopenable,
-    /// The disk is full.
-    NoSpace,
 }
 
 impl OsError {
@@ -115,8 +101,18 @@ pub(crate) fn stat_at(dir: HandleRef<'_>, name: &OsStr, follow: bool) -> io::Res
     Ok(meta(&statat(dir, name, flags)?))
 }
 
-/// Opens the directory that every absolute path starts from.
-pub(crate) fn open_filesystem_root() -> io::Result<Handle> {
+/// Opens the directory at `path` (links followed) for listing and watching.
+pub(crate) fn open_dir(path: &std::path::Path) -> io::Result<Handle> {
+    Ok(File::open(path)?.into())
+}
+
+/// Makes a rename in the directory at `path` durable (`fsync` on the directory).
+pub(crate) fn sync_dir(path: &std::path::Path) -> io::Result<()> {
+    File::open(path)?.sync_all()
+}
+
+/// Opens the directory that the absolute `path` starts from: `/` for every path.
+pub(crate) fn open_filesystem_root(_path: &std::path::Path) -> io::Result<Handle> {
     Ok(rustix::fs::open("/", OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
 }
 

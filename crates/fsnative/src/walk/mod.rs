@@ -18,6 +18,7 @@
 
 mod constraints;
 mod entry;
+pub(crate) mod forms;
 mod ignore_files;
 mod minimatch;
 mod patterns;

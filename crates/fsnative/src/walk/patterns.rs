@@ -1,10 +1,12 @@
 //! A list of path patterns in either syntax a glob takes, matched on paths relative to a
-//! walk's start: globset's, or minimatch's (the MCP filesystem server's).
+//! walk's start: globset's, or minimatch's (the MCP filesystem server's). Where the file
+//! system ignores Unicode normalization, patterns and paths are compared in NFC ([`forms`]).
 
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 
+use super::forms;
 use super::minimatch::Minimatch;
 use crate::error::{Error, ErrorCode, Result};
 use crate::request::GlobSyntax;
@@ -12,7 +14,14 @@ use crate::sys::os_str;
 
 /// Compiled patterns; a path matches the list when it matches one of them.
 #[derive(Debug)]
-pub(crate) enum PathPatterns {
+pub(crate) struct PathPatterns {
+    kind: Kind,
+    /// Patterns and paths compared in NFC.
+    unified: bool,
+}
+
+#[derive(Debug)]
+enum Kind {
     Glob(GlobSet),
     /// Matched on the path as text (invalid UTF-8 replaced), lower-cased when `fold_case`.
     Minimatch {
@@ -24,10 +33,23 @@ pub(crate) enum PathPatterns {
 impl PathPatterns {
     /// Compiles `patterns` as `syntax` reads them.
     pub fn compile(patterns: &[&str], syntax: GlobSyntax, case_insensitive: bool) -> Result<PathPatterns> {
-        match syntax {
+        PathPatterns::compile_forms(patterns, syntax, case_insensitive, forms::UNIFIED)
+    }
+
+    /// [`PathPatterns::compile`], comparing in NFC when `unified`.
+    fn compile_forms(
+        patterns: &[&str],
+        syntax: GlobSyntax,
+        case_insensitive: bool,
+        unified: bool,
+    ) -> Result<PathPatterns> {
+        let normalized: Vec<std::borrow::Cow<'_, str>> =
+            patterns.iter().map(|p| if unified { forms::nfc(p) } else { (*p).into() }).collect();
+        let patterns: Vec<&str> = normalized.iter().map(|p| p.as_ref()).collect();
+        let kind = match syntax {
             GlobSyntax::Glob => {
                 let mut set = GlobSetBuilder::new();
-                for pattern in patterns {
+                for pattern in &patterns {
                     let glob = GlobBuilder::new(pattern)
                         .literal_separator(true)
                         .backslash_escape(true)
@@ -36,8 +58,7 @@ impl PathPatterns {
                         .map_err(|e| invalid(pattern, &e))?;
                     set.add(glob);
                 }
-                let set = set.build().map_err(|e| invalid(&patterns.join(" "), &e))?;
-                Ok(PathPatterns::Glob(set))
+                Kind::Glob(set.build().map_err(|e| invalid(&patterns.join(" "), &e))?)
             }
             GlobSyntax::Minimatch => {
                 let compile = |p: &&str| {
@@ -45,23 +66,26 @@ impl PathPatterns {
                     Minimatch::new(&text).map_err(|e| invalid(p, &e))
                 };
                 let patterns = patterns.iter().map(compile).collect::<Result<_>>()?;
-                Ok(PathPatterns::Minimatch { patterns, fold_case: case_insensitive })
+                Kind::Minimatch { patterns, fold_case: case_insensitive }
             }
-        }
+        };
+        Ok(PathPatterns { kind, unified })
     }
 
     pub fn is_empty(&self) -> bool {
-        match self {
-            PathPatterns::Glob(set) => set.is_empty(),
-            PathPatterns::Minimatch { patterns, .. } => patterns.is_empty(),
+        match &self.kind {
+            Kind::Glob(set) => set.is_empty(),
+            Kind::Minimatch { patterns, .. } => patterns.is_empty(),
         }
     }
 
     /// Whether the relative path `relative` matches one of the patterns.
     pub fn matches(&self, relative: &[u8]) -> bool {
-        match self {
-            PathPatterns::Glob(set) => set.is_match(Path::new(os_str(relative))),
-            PathPatterns::Minimatch { patterns, fold_case } => {
+        let normalized = if self.unified { forms::nfc_bytes(relative) } else { relative.into() };
+        let relative = normalized.as_ref();
+        match &self.kind {
+            Kind::Glob(set) => set.is_match(Path::new(os_str(relative))),
+            Kind::Minimatch { patterns, fold_case } => {
                 let text = String::from_utf8_lossy(relative);
                 let text = if *fold_case { text.to_lowercase().into() } else { text };
                 patterns.iter().any(|pattern| pattern.matches(&text))
@@ -72,4 +96,25 @@ impl PathPatterns {
 
 fn invalid(pattern: &str, err: &dyn std::fmt::Display) -> Error {
     Error::new(ErrorCode::InvalidGlob, format!("invalid glob {pattern:?}: {err}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn where_forms_are_unified_either_spelling_matches_the_other() {
+        let composed = "caf\u{e9}/*.txt";
+        let decomposed_name = "cafe\u{301}/menu.txt".as_bytes();
+        let composed_name = "caf\u{e9}/menu.txt".as_bytes();
+        for syntax in [GlobSyntax::Glob, GlobSyntax::Minimatch] {
+            let unified = PathPatterns::compile_forms(&[composed], syntax, false, true).unwrap();
+            assert!(unified.matches(decomposed_name) && unified.matches(composed_name), "{syntax:?}");
+            let decomposed =
+                PathPatterns::compile_forms(&["cafe\u{301}/*.txt"], syntax, false, true).unwrap();
+            assert!(decomposed.matches(composed_name) && decomposed.matches(decomposed_name), "{syntax:?}");
+            let apart = PathPatterns::compile_forms(&[composed], syntax, false, false).unwrap();
+            assert!(apart.matches(composed_name) && !apart.matches(decomposed_name), "{syntax:?}");
+        }
+    }
 }

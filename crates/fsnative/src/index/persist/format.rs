@@ -131,19 +131,30 @@ fn encode_tree<W: Write>(out: &mut Out<W>, tree: &Tree) -> io::Result<()> {
         previous = &entry.path;
         match entry.kind {
             Kind::Dir => {
-                out.bytes(&[1])?;
+                out.bytes(&[KIND_DIR])?;
                 encode_dir(out, entry.skips, tree.dir_stamps(Some(id)))?;
             }
-            Kind::Symlink => out.bytes(&[2])?,
+            Kind::Symlink => out.bytes(&[KIND_SYMLINK])?,
             // The order holds live entries only.
             Kind::File | Kind::Free => {
-                out.bytes(&[0])?;
+                out.bytes(&[KIND_FILE])?;
                 encode_content(out, entry.content, entry.stamp)?;
             }
         }
     }
     Ok(())
 }
+
+/// The tag of an entry's kind in the store.
+const KIND_FILE: u8 = 0;
+const KIND_DIR: u8 = 1;
+const KIND_SYMLINK: u8 = 2;
+
+/// The tag of a file's content in the store.
+const CONTENT_UNKNOWN: u8 = 0;
+const CONTENT_OPAQUE: u8 = 1;
+const CONTENT_TEXT: u8 = 2;
+const CONTENT_MEASURED: u8 = 3;
 
 fn encode_dir<W: Write>(out: &mut Out<W>, skips: ListingSkips, stamps: DirStamps) -> io::Result<()> {
     out.varint(u64::from(skips.special))?;
@@ -154,15 +165,15 @@ fn encode_dir<W: Write>(out: &mut Out<W>, skips: ListingSkips, stamps: DirStamps
 
 fn encode_content<W: Write>(out: &mut Out<W>, content: Content, stamp: Stamp) -> io::Result<()> {
     match content {
-        Content::Unknown => return out.bytes(&[0]),
-        Content::Opaque => out.bytes(&[1])?,
+        Content::Unknown => return out.bytes(&[CONTENT_UNKNOWN]),
+        Content::Opaque => out.bytes(&[CONTENT_OPAQUE])?,
         Content::Text { size, slot } => {
-            out.bytes(&[2])?;
+            out.bytes(&[CONTENT_TEXT])?;
             out.varint(size)?;
             out.varint(u64::from(slot))?;
         }
         Content::Measured { slot, bytes, binary_offset } => {
-            out.bytes(&[3])?;
+            out.bytes(&[CONTENT_MEASURED])?;
             out.varint(u64::from(slot))?;
             out.varint(bytes)?;
             out.varint(binary_offset.map_or(0, |offset| offset.saturating_add(1)))?;
@@ -454,12 +465,12 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
         }
         previous.clone_from(&path);
         let entry = match input.byte()? {
-            0 => {
+            KIND_FILE => {
                 let mut entry = Entry::new(path.into(), Kind::File, ListingSkips::default());
                 (entry.content, entry.stamp) = decode_content(input, slots)?;
                 entry
             }
-            1 => {
+            KIND_DIR => {
                 let (skips, stamps) = decode_dir(input)?;
                 let mut entry = Entry::new(path.into(), Kind::Dir, skips);
                 entry.stamp = stamps.listing;
@@ -469,7 +480,7 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
                 open.push(at);
                 entry
             }
-            2 => Entry::new(path.into(), Kind::Symlink, ListingSkips::default()),
+            KIND_SYMLINK => Entry::new(path.into(), Kind::Symlink, ListingSkips::default()),
             _ => return Err(corrupt("an entry's kind")),
         };
         entries.push(entry);
@@ -499,13 +510,13 @@ fn decode_content<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<(Cont
         }
     };
     let content = match input.byte()? {
-        0 => return Ok((Content::Unknown, Stamp::UNKNOWN)),
-        1 => Content::Opaque,
-        2 => {
+        CONTENT_UNKNOWN => return Ok((Content::Unknown, Stamp::UNKNOWN)),
+        CONTENT_OPAQUE => Content::Opaque,
+        CONTENT_TEXT => {
             let size = input.varint()?;
             Content::Text { size, slot: slot(input)? }
         }
-        3 => {
+        CONTENT_MEASURED => {
             let slot = slot(input)?;
             let bytes = input.varint()?;
             let binary_offset = input.varint()?.checked_sub(1);

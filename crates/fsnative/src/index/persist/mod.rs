@@ -172,7 +172,7 @@ impl Store {
         let written = self.write_temporary(shared, &temporary);
         let outcome = match written {
             Ok(Some(written)) => fs::rename(&temporary, self.dir.join(STORE))
-                .and_then(|()| File::open(&self.dir)?.sync_all())
+                .and_then(|()| sys::sync_dir(&self.dir))
                 .map(|()| Some(written)),
             other => other,
         };

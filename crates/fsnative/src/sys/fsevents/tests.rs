@@ -9,18 +9,7 @@ fn told(paths: &Paths, events: &[(&str, u32)]) -> Vec<String> {
     let mut out = Vec::new();
     for (id, (path, flags)) in events.iter().enumerate() {
         let event = PathEvent { path: path.as_bytes().to_vec(), flags: *flags, id: id as u64 + 1 };
-        paths.translate(&event, &mut |event| {
-            let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-            out.push(match event {
-                Event::Overflow => "overflow".to_owned(),
-                Event::Rescan((root, dir)) => format!("rescan {root}:{}", text(dir)),
-                Event::Gone((root, dir)) => format!("gone {root}:{}", text(dir)),
-                Event::Entry { dir: (root, dir), name, is_dir, change } => {
-                    let kind = if is_dir { "dir" } else { "file" };
-                    format!("{change:?} {kind} {root}:{}|{}", text(dir), text(name))
-                }
-            });
-        });
+        paths.translate(&event, &mut |event| out.push(crate::sys::describe(&event)));
     }
     out
 }

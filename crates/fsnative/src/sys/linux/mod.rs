@@ -41,6 +41,9 @@ pub(crate) fn list_dir(
     Ok(())
 }
 
+/// Linux's file systems compare names byte for byte: NFC and NFD spellings are two names.
+pub(crate) const NAMES_IGNORE_NORMALIZATION: bool = false;
+
 /// Linux keeps no cloud placeholders in `stat`.
 pub(super) fn is_dataless(_stat: &Stat) -> bool {
     false

@@ -11,7 +11,8 @@
 //!
 //! The kernel's queue is read at every drain, as `FSEventStreamFlushSync` makes the daemon hand
 //! over what it holds: the latency that FSEvents adds before a delivery is what a flush skips.
-//! Counts of what was simulated are written to standard error when the watcher ends.
+//! Counts of what was simulated are written to standard error when a watcher that heard
+//! anything ends.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -147,6 +148,9 @@ impl Simulated {
 impl Drop for Simulated {
     fn drop(&mut self) {
         let Counts { kernel_events, delivered, coalesced, dropped_batches, must_scan } = self.counts;
+        if kernel_events == 0 {
+            return;
+        }
         eprintln!(
             "simulated FSEvents: {kernel_events} kernel events, {coalesced} coalesced, {delivered} delivered, \
              {dropped_batches} batches dropped, {must_scan} collapsed into MustScanSubDirs"

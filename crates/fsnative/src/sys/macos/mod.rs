@@ -36,6 +36,10 @@ pub(crate) fn list_dir(
     Ok(())
 }
 
+/// APFS and HFS+ look names up without regard to Unicode normalization: a name stored in NFD
+/// opens by its NFC spelling, and the reverse.
+pub(crate) const NAMES_IGNORE_NORMALIZATION: bool = true;
+
 /// A cloud placeholder: reading it would download it.
 pub(super) fn is_dataless(stat: &Stat) -> bool {
     stat.st_flags & SF_DATALESS != 0
