@@ -125,7 +125,7 @@ def _version(packed: int) -> str:
 
 
 def _c_name(symbol: str) -> str:
-    return symbol[1:] if symbol.startswith("_") else symbol
+    return symbol.removeprefix("_")
 
 
 class _Reader:
@@ -209,7 +209,9 @@ def _bind_imports(opcodes: bytes) -> list[tuple[str, int]]:
         elif opcode == 0x20:  # SET_DYLIB_ORDINAL_ULEB
             ordinal, pos = _uleb(opcodes, pos)
         elif opcode == 0x30:  # SET_DYLIB_SPECIAL_IMM: 0 self, -1 main executable, -2 flat lookup
-            ordinal = {0: SELF_LIBRARY_ORDINAL, 0xF: EXECUTABLE_ORDINAL, 0xE: DYNAMIC_LOOKUP_ORDINAL}.get(imm, 0x100 + imm)
+            ordinal = {0: SELF_LIBRARY_ORDINAL, 0xF: EXECUTABLE_ORDINAL, 0xE: DYNAMIC_LOOKUP_ORDINAL}.get(
+                imm, 0x100 + imm
+            )
         elif opcode == 0x40:  # SET_SYMBOL_TRAILING_FLAGS_IMM
             end = opcodes.find(b"\0", pos)
             if end < 0:
@@ -425,7 +427,7 @@ def check(data: bytes, kind: str, arch: str, min_os: str) -> tuple[list[str], st
 def artifact_modules(directory: Path) -> list[tuple[str, str, str, str, bytes]]:
     """The macOS modules in a dist-all directory: (artifact, kind, arch, min_os, bytes)."""
     found = []
-    for target, (arch, min_os) in TARGETS.items():
+    for arch, min_os in TARGETS.values():
         node_arch = "arm64" if arch == "arm64" else "x64"
         tag = f"macosx_{min_os.replace('.', '_')}_{arch}"
         for tgz in sorted(directory.glob(f"fsnative-darwin-{node_arch}-*.tgz")):

@@ -74,8 +74,21 @@ class Linker:
         # -nostdlib -lSystem: libSystem's stubs without zig's compiler-rt, which it would
         # otherwise compile for the target first (40 s). Linux's (-nostdlib alone) leaves its
         # undefined symbols to the loader, as a shared object may.
-        command = [sys.executable, "-m", "ziglang", "cc", "-target", ZIG_TARGET[arch].format(min_os), "-shared",
-                   "-nostdlib", *(["-lSystem", "-Wl,-undefined,dynamic_lookup"] if arch != "linux" else []), "-o", str(output), str(c_file), *flags]
+        command = [
+            sys.executable,
+            "-m",
+            "ziglang",
+            "cc",
+            "-target",
+            ZIG_TARGET[arch].format(min_os),
+            "-shared",
+            "-nostdlib",
+            *(["-lSystem", "-Wl,-undefined,dynamic_lookup"] if arch != "linux" else []),
+            "-o",
+            str(output),
+            str(c_file),
+            *flags,
+        ]
         subprocess.run(command, check=True, cwd=directory)
         return output.read_bytes()
 
@@ -98,7 +111,9 @@ def test_a_node_addon_like_the_release_passes(build: Linker, arch: str, min_os: 
     found, text = macho.check(data, "node", arch, min_os)
     assert found == []
     # 10.12 is written as LC_VERSION_MIN_MACOSX, 11.0 as LC_BUILD_VERSION: both are read.
-    assert text.startswith(f"{arch}, macOS {min_os}+, exports napi_register_module_v1 (of 3 exported), links /usr/lib/libSystem.B.dylib;")
+    assert text.startswith(
+        f"{arch}, macOS {min_os}+, exports napi_register_module_v1 (of 3 exported), links /usr/lib/libSystem.B.dylib;"
+    )
     assert "2 from the host" in text
 
 
@@ -127,16 +142,28 @@ def test_a_missing_entry_symbol_fails(build: Linker) -> None:
 def test_a_symbol_of_the_wrong_host_fails(build: Linker) -> None:
     # A Node addon may not count on CPython's symbols, nor a Python module on Node's.
     found = check(build(PYTHON_C.replace("PyInit__fsnative", "napi_register_module_v1")), "node")
-    assert found == ["2 undefined symbols neither from libSystem nor the host's: PyModule_Create2 (ordinal 0xfe), _Py_Dealloc (ordinal 0xfe)"]
+    assert found == [
+        "2 undefined symbols neither from libSystem nor the host's: PyModule_Create2 (ordinal 0xfe), _Py_Dealloc (ordinal 0xfe)"
+    ]
 
 
 def test_an_undefined_symbol_from_nowhere_fails(build: Linker) -> None:
-    source = ADDON_C.replace("return malloc(8);", "extern void *CFRunLoopGetCurrent(void); return CFRunLoopGetCurrent();")
-    assert check(build(source)) == ["1 undefined symbols neither from libSystem nor the host's: CFRunLoopGetCurrent (ordinal 0xfe)"]
+    source = ADDON_C.replace(
+        "return malloc(8);", "extern void *CFRunLoopGetCurrent(void); return CFRunLoopGetCurrent();"
+    )
+    assert check(build(source)) == [
+        "1 undefined symbols neither from libSystem nor the host's: CFRunLoopGetCurrent (ordinal 0xfe)"
+    ]
 
 
 def test_another_linked_library_or_an_rpath_fails(build: Linker) -> None:
-    build("int extra(void) { return 2; }", "arm64", "11.0", "-Wl,-install_name,@rpath/libextra.dylib", name="libextra.dylib")
+    build(
+        "int extra(void) { return 2; }",
+        "arm64",
+        "11.0",
+        "-Wl,-install_name,@rpath/libextra.dylib",
+        name="libextra.dylib",
+    )
     directory = build.directory
     source = ADDON_C.replace("return malloc(8);", "extern int extra(void); return malloc(extra());")
     data = build(source, "arm64", "11.0", f"-L{directory}", "-lextra", "-Wl,-rpath,/opt/lib")
@@ -250,6 +277,8 @@ def test_the_artifacts_are_found_in_their_packages(tmp_path: Path, build: Linker
     ]
     assert macho.main(["--artifacts", str(tmp_path)]) == 0
     shutil.copy(tmp_path / "fsnative-darwin-x64-0.1.0.tgz", tmp_path / "fsnative-darwin-arm64-0.1.0.tgz")
-    with pytest.raises(macho.MachOError, match="fsnative-darwin-arm64-0.1.0.tgz: no package/fsnative.darwin-arm64.node"):
+    with pytest.raises(
+        macho.MachOError, match="fsnative-darwin-arm64-0.1.0.tgz: no package/fsnative.darwin-arm64.node"
+    ):
         macho.artifact_modules(tmp_path)
     assert macho.main(["--artifacts", str(tmp_path)]) == 1

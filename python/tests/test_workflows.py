@@ -75,7 +75,10 @@ def test_the_release_workflow_builds_each_package_on_its_own_runner() -> None:
     macos = jobs["macos"]
     rows = matrix_rows(macos)
     assert {row["runner"]: row["target"] for row in rows} == MAC_RUNNERS
-    assert {row["target"]: row["macos"] for row in rows} == {"aarch64-apple-darwin": "11.0", "x86_64-apple-darwin": "10.12"}
+    assert {row["target"]: row["macos"] for row in rows} == {
+        "aarch64-apple-darwin": "11.0",
+        "x86_64-apple-darwin": "10.12",
+    }
     script = "\n".join(step.get("run", "") for step in steps(macos))
     assert "cargo build --release --locked -p fsnative-node --target ${{ matrix.target }}" in script
     assert "maturin build --release --target ${{ matrix.target }}" in script

@@ -116,11 +116,21 @@ test('pack.js gives each platform package its os, cpu and (on Linux) libc, and t
     });
     // Checked field by field: the packages may carry more files (licenses) and pack.js more
     // packages than these.
-    for (const [platform, system, cpu] of [['darwin-arm64', 'darwin', 'arm64'], ['darwin-x64', 'darwin', 'x64']]) {
+    for (const [platform, system, cpu] of [
+      ['darwin-arm64', 'darwin', 'arm64'],
+      ['darwin-x64', 'darwin', 'x64'],
+    ]) {
       const { name, main, files, os: systems, cpu: cpus, libc } = manifest(`npm-fsnative-${platform}`);
-      assert.deepEqual({ name, main, systems, cpus, libc }, {
-        name: `fsnative-${platform}`, main: `fsnative.${platform}.node`, systems: [system], cpus: [cpu], libc: undefined,
-      });
+      assert.deepEqual(
+        { name, main, systems, cpus, libc },
+        {
+          name: `fsnative-${platform}`,
+          main: `fsnative.${platform}.node`,
+          systems: [system],
+          cpus: [cpu],
+          libc: undefined,
+        },
+      );
       assert.ok(files.includes(main), `${name}: files ${files} lack ${main}`);
     }
     assert.deepEqual(manifest('npm-fsnative-linux-arm64-musl').libc, ['musl']);
