@@ -20,6 +20,8 @@ import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validatio
 
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 const RUNNING_AS_ROOT = process.geteuid() === 0;
+/** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
+const THIS_OS = { darwin: 'macos', win32: 'windows' }[process.platform] ?? process.platform;
 /** How long index mode waits for a vector's index (a tiny tree's takes milliseconds). */
 const INDEX_READY_TIMEOUT_MS = 60_000;
 
@@ -58,9 +60,6 @@ async function counted(pending) {
     throw err;
   }
 }
-
-/** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
-const THIS_OS = { darwin: 'macos', win32: 'windows' }[process.platform] ?? process.platform;
 
 /** Why this runner skips `vector` here, or false. */
 function skippedHere(vector) {
