@@ -1,7 +1,7 @@
 //! What Linux and macOS share: file descriptors, `openat` without following links, `stat`,
 //! `flock` and `poll`.
 
-use std::ffi::OsStr;
+use std::ffi::{CStr, OsStr};
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
@@ -64,6 +64,14 @@ pub(super) fn entry_type(kind: FileType) -> EntryType {
         FileType::Directory => EntryType::Dir,
         FileType::Symlink => EntryType::Symlink,
         _ => EntryType::Special,
+    }
+}
+
+/// Hands one listed entry to `visit`: every name but `.` and `..`, with its type when the
+/// listing tells it.
+pub(super) fn listed(name: &CStr, kind: FileType, visit: &mut impl FnMut(&CStr, Option<EntryType>)) {
+    if !matches!(name.to_bytes(), b"." | b"..") {
+        visit(name, (kind != FileType::Unknown).then(|| entry_type(kind)));
     }
 }
 

@@ -10,11 +10,11 @@ use std::mem::MaybeUninit;
 use std::path::Path;
 
 use rustix::event::{eventfd, EventfdFlags};
-use rustix::fs::{FileType, RawDir, Stat};
+use rustix::fs::{RawDir, Stat};
 use rustix::process::setpriority_process;
 use rustix::thread::gettid;
 
-use super::unix::entry_type;
+use super::unix::listed;
 use super::{DirKey, EntryType, Event, Handle, HandleRef};
 
 /// The buffer one `getdents` call fills: most directories are read in one call (and one more
@@ -31,12 +31,7 @@ pub(crate) fn list_dir(
     let mut listing = RawDir::new(dir, &mut buffer);
     while let Some(entry) = listing.next() {
         let entry = entry?;
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let kind = entry.file_type();
-        visit(name, (kind != FileType::Unknown).then(|| entry_type(kind)));
+        listed(entry.file_name(), entry.file_type(), &mut visit);
     }
     Ok(())
 }

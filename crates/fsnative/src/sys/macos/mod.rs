@@ -6,10 +6,10 @@ mod fsevents;
 use std::ffi::CStr;
 use std::io;
 
-use rustix::fs::{Dir, FileType, Stat};
+use rustix::fs::{Dir, Stat};
 use rustix::io::{fcntl_setfd, ioctl_fionbio, FdFlags};
 
-use super::unix::entry_type;
+use super::unix::listed;
 use super::{EntryType, Handle, HandleRef};
 
 pub(crate) use fsevents::Watcher;
@@ -26,12 +26,7 @@ pub(crate) fn list_dir(
 ) -> io::Result<()> {
     for entry in Dir::read_from(dir)? {
         let entry = entry?;
-        let name = entry.file_name();
-        if matches!(name.to_bytes(), b"." | b"..") {
-            continue;
-        }
-        let kind = entry.file_type();
-        visit(name, (kind != FileType::Unknown).then(|| entry_type(kind)));
+        listed(entry.file_name(), entry.file_type(), &mut visit);
     }
     Ok(())
 }
