@@ -50,9 +50,9 @@ compile_error!("fsnative supports Linux, macOS and Windows");
 
 pub(crate) use family::{
     dir_open_options, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
-    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
+    stored_name, sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
 };
-pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
+pub(crate) use names::{ends_with_separator, is_below, is_below_or_at, os_str, path_buf, slashed};
 pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher, NAMES_IGNORE_NORMALIZATION};
 
 /// Error classes the core treats apart, beyond `io::ErrorKind`'s (each OS family says which
