@@ -39,7 +39,12 @@ impl Indexed<'_> {
             Some(position) if position.key.rank == 0 => match position.key.target.cmp(&number) {
                 Ordering::Greater => (None, true),
                 Ordering::Equal => (
-                    position.key.path.strip_prefix(root_path).ok().map(|p| p.as_os_str().as_encoded_bytes()),
+                    position
+                        .key
+                        .path
+                        .strip_prefix(root_path)
+                        .ok()
+                        .map(|p| crate::sys::slashed(p.as_os_str().as_encoded_bytes())),
                     false,
                 ),
                 Ordering::Less => (None, false),
@@ -47,9 +52,11 @@ impl Indexed<'_> {
             _ => (None, false),
         };
         let mut ruled_out = Unsearched::default();
-        let dir = target.below_root(self.roots);
+        let dir = &*target.below_root(self.roots);
         let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
-        for (id, entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
+        for (id, entry, _, after_cursor) in
+            self.view.walk(target.root, dir, max_depth, from.as_deref(), skipped)
+        {
             if entry.kind != Kind::File || !after_cursor || wholly_before {
                 continue;
             }
