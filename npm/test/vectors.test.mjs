@@ -68,8 +68,22 @@ function skippedHere(vector, trees) {
   const tree = typeof vector.tree === 'string' ? trees[vector.tree] : vector.tree;
   const fifo = isObject(tree) && Object.values(tree).some((entry) => isObject(entry) && 'fifo' in entry);
   if (fifo && THIS_OS === 'windows') return 'its tree holds a FIFO, which Windows cannot make';
+  const refused = THIS_OS === 'windows' && isObject(tree) && Object.keys(tree).find((key) => key.split('/').some(windowsRefuses));
+  if (refused) return `its tree holds ${JSON.stringify(refused)}, a name Windows cannot make`;
   const asRoot = RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
   return asRoot && 'permission bits do not apply to root';
+}
+
+/** Windows makes no file of this name: one with `<>:"|?*` or a control character, one that ends
+ * with a dot or a space, or a device's (`CON`, `nul.txt`, `COM1`). */
+function windowsRefuses(name) {
+  const stem = name.split('.')[0].replace(/ +$/, '').toUpperCase();
+  return (
+    /[<>:"|?*\x00-\x1f]/.test(name) ||
+    (/[. ]$/.test(name) && name !== '.' && name !== '..') ||
+    ['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$'].includes(stem) ||
+    /^(COM|LPT)[0-9]$/.test(stem)
+  );
 }
 
 async function runVector(vector, trees, indexed) {

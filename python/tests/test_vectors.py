@@ -62,7 +62,24 @@ def unmakeable_here(vector: dict[str, Any], trees: dict[str, Any]) -> str | None
     tree = trees.get(vector["tree"]) if isinstance(vector.get("tree"), str) else vector.get("tree")
     entries = tree.values() if isinstance(tree, dict) else []
     fifo = any(isinstance(entry, dict) and "fifo" in entry for entry in entries)
-    return "its tree holds a FIFO, which Windows cannot make" if fifo and THIS_OS == "windows" else None
+    if THIS_OS != "windows":
+        return None
+    if fifo:
+        return "its tree holds a FIFO, which Windows cannot make"
+    refused = next((key for key in tree or {} if any(map(windows_refuses, key.split("/")))), None)
+    return None if refused is None else f"its tree holds {refused!r}, a name Windows cannot make"
+
+
+def windows_refuses(name: str) -> bool:
+    """Windows makes no file of this name: one with ``<>:"|?*`` or a control character, one that
+    ends with a dot or a space, or a device's (``CON``, ``nul.txt``, ``COM1``)."""
+    stem = name.split(".")[0].rstrip(" ").upper()
+    return (
+        any(c in '<>:"|?*' or c < " " for c in name)
+        or (name.endswith((".", " ")) and name not in (".", ".."))
+        or stem in ("CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$")
+        or re.fullmatch(r"(COM|LPT)[0-9]", stem) is not None
+    )
 
 
 def fixture_relative(value: Any, base: str) -> Any:

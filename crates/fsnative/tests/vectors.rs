@@ -122,8 +122,29 @@ fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
         Value::String(name) => trees.get(name)?,
         other => other,
     };
-    let fifo = tree.as_object()?.values().any(|entry| entry.get("fifo").is_some());
-    (fifo && this_os() == "windows").then(|| "its tree holds a FIFO, which Windows cannot make".to_owned())
+    if this_os() != "windows" {
+        return None;
+    }
+    let tree = tree.as_object()?;
+    if tree.values().any(|entry| entry.get("fifo").is_some()) {
+        return Some("its tree holds a FIFO, which Windows cannot make".to_owned());
+    }
+    let refused = tree.keys().find(|key| key.split('/').any(windows_refuses))?;
+    Some(format!("its tree holds {refused:?}, a name Windows cannot make"))
+}
+
+/// Windows makes no file of this name: one with `<>:"|?*` or a control character, one that
+/// ends with a dot or a space, or a device's (`CON`, `nul.txt`, `COM1`).
+fn windows_refuses(name: &str) -> bool {
+    const DEVICES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
+    let stem = name.split('.').next().unwrap_or(name).trim_end_matches(' ').to_ascii_uppercase();
+    let numbered = ["COM", "LPT"].iter().any(|device| {
+        stem.strip_prefix(device).is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+    });
+    name.chars().any(|c| "<>:\"|?*".contains(c) || c < ' ')
+        || name.ends_with(['.', ' ']) && name != "." && name != ".."
+        || DEVICES.contains(&stem.as_str())
+        || numbered
 }
 
 /// This system's name in `only_on`: `linux`, `macos` or `windows`.
