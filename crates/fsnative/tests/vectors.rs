@@ -122,10 +122,13 @@ fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
         Value::String(name) => trees.get(name)?,
         other => other,
     };
+    let tree = tree.as_object()?;
+    if tree.values().any(|entry| entry.get("symlink").is_some()) && !platform::makes_symlinks() {
+        return Some("its tree holds a symlink, which this system does not make".to_owned());
+    }
     if this_os() != "windows" {
         return None;
     }
-    let tree = tree.as_object()?;
     if tree.values().any(|entry| entry.get("fifo").is_some()) {
         return Some("its tree holds a FIFO, which Windows cannot make".to_owned());
     }
@@ -521,6 +524,10 @@ mod platform {
         path
     }
 
+    pub fn makes_symlinks() -> bool {
+        true
+    }
+
     pub fn mkfifo(path: &Path) -> io::Result<()> {
         let c_path = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())?;
         // SAFETY: a NUL-terminated path that outlives the call.
@@ -563,11 +570,27 @@ mod platform {
         text.strip_prefix(r"\\?\").map_or_else(|| path.clone(), PathBuf::from)
     }
 
+    /// Whether a symlink made here exists afterwards: not without the privilege to make one,
+    /// nor under Wine 8, whose `CreateSymbolicLinkW` succeeds and makes nothing. Tried once.
+    pub fn makes_symlinks() -> bool {
+        static MAKES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *MAKES.get_or_init(|| {
+            let Ok(dir) = tempfile::tempdir() else { return false };
+            let link = dir.path().join("link");
+            std::os::windows::fs::symlink_file("target", &link).is_ok()
+                && std::fs::symlink_metadata(&link).is_ok()
+        })
+    }
+
     pub fn mkfifo(_path: &Path) -> io::Result<()> {
         Err(io::Error::new(io::ErrorKind::Unsupported, "no FIFOs on Windows"))
     }
 
+    /// A link to `target`, written with a backslash (Windows keeps a link's text as given, and
+    /// follows no `/` in a relative one).
     pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+        let target = PathBuf::from(target.to_string_lossy().replace('/', "\\"));
+        let target = target.as_path();
         let resolved = link.parent().map_or(target.to_path_buf(), |parent| parent.join(target));
         if resolved.is_dir() {
             std::os::windows::fs::symlink_dir(target, link)
