@@ -89,10 +89,13 @@ pub fn find_lines(result: &FindResult, options: &FffFindOptions) -> Vec<String> 
         options.query,
         counted(result.stats.candidates, "file", "files"),
     );
-    let entries = result
-        .entries
-        .iter()
-        .map(|entry| format!("{:>5}  {}", entry.score, entry.relative_path.to_string_lossy()));
+    let entries = result.entries.iter().map(|entry| {
+        format!(
+            "{:>5}  {}",
+            entry.score,
+            String::from_utf8_lossy(&crate::sys::slashed(entry.relative_path.as_os_str().as_encoded_bytes()))
+        )
+    });
     std::iter::once(header).chain(entries).collect()
 }
 
