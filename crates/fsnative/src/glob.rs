@@ -244,7 +244,7 @@ impl Indexed<'_> {
             let is_dir = match entry.kind {
                 IndexedKind::Dir => true,
                 IndexedKind::Symlink => {
-                    let path = root_path.join(os_str(&entry.path));
+                    let path = root_path.join(crate::sys::native_path(&entry.path));
                     let link = Walked { path, kind: WalkedKind::Symlink, at: None };
                     let Some(is_dir) = entry_is_dir(self.roots, &link, self.skipped) else {
                         continue;
@@ -266,7 +266,7 @@ impl Indexed<'_> {
                 uncounted += 1;
                 continue;
             }
-            let path = root_path.join(os_str(&entry.path));
+            let path = root_path.join(crate::sys::native_path(&entry.path));
             found.push(Found { target: number, relative: relative.to_path_buf(), path, real: None, is_dir });
         }
         walked.fetch_add(count, Ordering::Relaxed);

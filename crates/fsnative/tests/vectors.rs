@@ -409,7 +409,7 @@ fn substitute(value: Value, base: &Path) -> Value {
 }
 
 fn substitute_str(s: &str, base: &Path) -> String {
-    let home = std::env::var("HOME").unwrap_or_default();
+    let home = std::env::var(if cfg!(windows) { "USERPROFILE" } else { "HOME" }).unwrap_or_default();
     let replaced = if s == "$T" || s.starts_with("$T/") {
         format!("{}{}", base.display(), &s[2..])
     } else {

@@ -322,8 +322,11 @@ fn rank(
     signals: &Signals<'_>,
     limit: Option<u64>,
 ) -> Result<FindResult> {
-    let absolute =
-        |at: usize| targets[candidates.list[at].target as usize].path.join(candidates.relative(at));
+    let absolute = |at: usize| {
+        targets[candidates.list[at].target as usize]
+            .path
+            .join(crate::sys::native_path(candidates.relative(at).as_os_str().as_encoded_bytes()))
+    };
     // Links count only when they lead to a file inside the sandbox, as in a glob.
     let skipped = SkipCounters::default();
     let keep = |at: usize| {

@@ -7,7 +7,6 @@ use std::cmp::Ordering;
 use super::cursor::{Position, SortKey};
 use crate::index::{CacheKey, Kind, Prefilter, Unsearched, View};
 use crate::roots::Roots;
-use crate::sys::os_str;
 use crate::walk::{Constraints, SkipCounters, Target};
 
 /// The index a search reads, and its pattern's prefilter.
@@ -67,7 +66,7 @@ impl Indexed<'_> {
                 ruled_out.add(unsearched);
                 continue;
             }
-            let path = root_path.join(os_str(&entry.path));
+            let path = root_path.join(crate::sys::native_path(&entry.path));
             let cached = self.view.cache_key(target.root, id, entry);
             if !visit(SortKey { rank: 0, target: number, path }, cached, std::mem::take(&mut ruled_out)) {
                 return None;

@@ -201,5 +201,5 @@ impl Roots {
 }
 
 fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+    std::env::var_os(crate::sys::HOME_VARIABLE).filter(|h| !h.is_empty()).map(PathBuf::from)
 }

@@ -115,6 +115,15 @@ pub(crate) fn slashed(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     std::borrow::Cow::Borrowed(bytes)
 }
 
+/// The path below a root whose `/`-separated bytes (an index key) are `bytes`, with the OS's
+/// separator (a backslash on Windows) between its names.
+pub(crate) fn native_path(bytes: &[u8]) -> PathBuf {
+    if cfg!(windows) && bytes.contains(&b'/') {
+        return path_buf(bytes.iter().map(|&byte| if byte == b'/' { b'\\' } else { byte }).collect());
+    }
+    path_buf(bytes.to_vec())
+}
+
 /// The path `path` (bytes, `/`-separated) lies below the directory `dir` (every path lies
 /// below `""`).
 pub(crate) fn is_below(path: &[u8], dir: &[u8]) -> bool {
