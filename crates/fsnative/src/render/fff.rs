@@ -122,7 +122,11 @@ fn json_string(text: &str) -> String {
 fn relative<'a>(base: Option<&Path>, file: &'a Path) -> Cow<'a, str> {
     let shown = match base.map(|base| file.strip_prefix(base)) {
         Some(Ok(rest)) if rest.as_os_str().is_empty() => file.file_name().map_or(file, Path::new),
-        Some(Ok(rest)) => rest,
+        // Below the base: `/`-separated on every OS.
+        Some(Ok(rest)) => {
+            let slashed = crate::sys::slashed(rest.as_os_str().as_encoded_bytes());
+            return Cow::Owned(String::from_utf8_lossy(&slashed).into_owned());
+        }
         Some(Err(_)) | None => file,
     };
     shown.to_string_lossy()
