@@ -44,15 +44,62 @@ def load_cases() -> list[Any]:
         for vector in doc["vectors"]:
             elsewhere = "only_on" in vector and THIS_OS not in vector["only_on"]
             as_root = RUNNING_AS_ROOT and "root" in vector.get("skip_if", [])
-            reason = (
-                "runs only on " + ", ".join(vector.get("only_on", []))
-                if elsewhere
-                else "permission bits do not apply to root"
-            )
-            marks = [pytest.mark.skip(reason=reason)] if elsewhere or as_root else []
+            unmakeable = unmakeable_here(vector, trees)
+            if elsewhere:
+                reason = "runs only on " + ", ".join(vector.get("only_on", []))
+            elif as_root:
+                reason = "permission bits do not apply to root"
+            else:
+                reason = unmakeable
+            marks = [pytest.mark.skip(reason=reason)] if elsewhere or as_root or unmakeable else []
             cases.append(pytest.param(vector, trees, False, id=vector["name"], marks=marks))
             cases.append(pytest.param(vector, trees, True, id=f"{vector['name']} [index]", marks=marks))
     return cases
+
+
+def unmakeable_here(vector: dict[str, Any], trees: dict[str, Any]) -> str | None:
+    """Why this OS cannot make the vector's tree (a FIFO on Windows), or None."""
+    tree = trees.get(vector["tree"]) if isinstance(vector.get("tree"), str) else vector.get("tree")
+    entries = tree.values() if isinstance(tree, dict) else []
+    fifo = any(isinstance(entry, dict) and "fifo" in entry for entry in entries)
+    if THIS_OS != "windows":
+        return None
+    if fifo:
+        return "its tree holds a FIFO, which Windows cannot make"
+    refused = next((key for key in tree or {} if any(map(windows_refuses, key.split("/")))), None)
+    return None if refused is None else f"its tree holds {refused!r}, a name Windows cannot make"
+
+
+def windows_refuses(name: str) -> bool:
+    """Windows makes no file of this name: one with ``<>:"|?*`` or a control character, one that
+    ends with a dot or a space, or a device's (``CON``, ``nul.txt``, ``COM1``)."""
+    stem = name.split(".")[0].rstrip(" ").upper()
+    return (
+        any(c in '<>:"|?*' or c < " " for c in name)
+        or (name.endswith((".", " ")) and name not in (".", ".."))
+        or stem in ("CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$")
+        or re.fullmatch(r"(COM|LPT)[0-9]", stem) is not None
+    )
+
+
+def fixture_relative(value: Any, base: str) -> Any:
+    """``value`` with the fixture directory written ``$T`` in every string (see ``as_fixture_text``)."""
+    if isinstance(value, str):
+        return as_fixture_text(value, base)
+    if isinstance(value, list):
+        return [fixture_relative(item, base) for item in value]
+    if isinstance(value, dict):
+        return {as_fixture_text(k, base): fixture_relative(v, base) for k, v in value.items()}
+    return value
+
+
+def as_fixture_text(text: str, base: str) -> str:
+    """``text`` with the fixture directory written ``$T``; on Windows a path that held it then
+    has ``/`` between its names, as the vectors spell them."""
+    if base not in text:
+        return text
+    replaced = text.replace(base, "$T")
+    return replaced.replace("\\", "/") if THIS_OS == "windows" else replaced
 
 
 CASES = load_cases()
@@ -185,12 +232,11 @@ def compare_outcome(
     if expected_error is not None:
         assert failure == expected_error, f"expected error {expected_error}, got {failure or actual}"
         if "expect_error_path" in vector:
-            path = None if failure_path is None else failure_path.replace(base, "$T")
+            path = None if failure_path is None else as_fixture_text(failure_path, base)
             assert path == vector["expect_error_path"], f"expected error path {vector['expect_error_path']}, got {path}"
         return
     assert failure is None, f"unexpected error {failure}"
-    text = json.dumps(actual, ensure_ascii=False).replace(base, "$T")
-    actual = json.loads(text)
+    actual = fixture_relative(actual, base)
     assert "expect" in vector, "vector has neither expect nor expect_error"
     problem = subset(vector["expect"], actual, "")
     assert problem is None, f"{problem}\nactual: {json.dumps(actual, ensure_ascii=False)}"

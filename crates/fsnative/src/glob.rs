@@ -49,8 +49,8 @@ impl Patterns {
     }
 
     fn matches(&self, relative: &Path) -> bool {
-        let relative = relative.as_os_str().as_encoded_bytes();
-        self.include.matches(relative) && !self.exclude.as_ref().is_some_and(|set| set.matches(relative))
+        let relative = crate::sys::slashed(relative.as_os_str().as_encoded_bytes());
+        self.include.matches(&relative) && !self.exclude.as_ref().is_some_and(|set| set.matches(&relative))
     }
 }
 
@@ -117,7 +117,7 @@ pub(crate) fn run(
         && options.exclude.is_none()
         && !request.git_dir;
     let view = index.filter(|_| answers).and_then(Index::view);
-    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
+    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, &t.below_root(roots))));
     let dirs = RootDirs::open(roots)?;
     let skipped = SkipCounters::default();
     let walked = AtomicU64::new(0);
@@ -150,7 +150,7 @@ pub(crate) fn run(
         }
         // Relative paths are the walked paths after the target and a separator.
         let base = target.path.as_os_str().as_encoded_bytes();
-        let base_len = base.len() + usize::from(!base.ends_with(b"/"));
+        let base_len = base.len() + usize::from(!crate::sys::ends_with_separator(base));
         let matching = |entry: Walked| {
             walked.fetch_add(1, Ordering::Relaxed);
             let is_dir = entry_is_dir(roots, &entry, &skipped)?;
@@ -228,7 +228,7 @@ impl Indexed<'_> {
     ) -> u64 {
         let request = self.request;
         let root_path = &self.roots.paths()[target.root];
-        let dir = target.below_root(self.roots);
+        let dir = &*target.below_root(self.roots);
         let name_start = if dir.is_empty() { 0 } else { dir.len() + 1 };
         let mut uncounted = 0;
         let mut count = 0u64;
@@ -244,7 +244,7 @@ impl Indexed<'_> {
             let is_dir = match entry.kind {
                 IndexedKind::Dir => true,
                 IndexedKind::Symlink => {
-                    let path = root_path.join(os_str(&entry.path));
+                    let path = root_path.join(crate::sys::native_path(&entry.path));
                     let link = Walked { path, kind: WalkedKind::Symlink, at: None };
                     let Some(is_dir) = entry_is_dir(self.roots, &link, self.skipped) else {
                         continue;
@@ -266,7 +266,7 @@ impl Indexed<'_> {
                 uncounted += 1;
                 continue;
             }
-            let path = root_path.join(os_str(&entry.path));
+            let path = root_path.join(crate::sys::native_path(&entry.path));
             found.push(Found { target: number, relative: relative.to_path_buf(), path, real: None, is_dir });
         }
         walked.fetch_add(count, Ordering::Relaxed);

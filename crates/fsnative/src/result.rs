@@ -105,7 +105,7 @@ pub struct FileMatches {
     #[serde(serialize_with = "serialize_path")]
     pub path: PathBuf,
     /// Path relative to the sandbox root it lies in (`/`-separated; empty for the root).
-    #[serde(serialize_with = "serialize_path")]
+    #[serde(serialize_with = "serialize_relative_path")]
     pub relative_path: PathBuf,
     /// Matching lines in this page: `matches.len()` in content mode, the count in count
     /// mode, 1 in files mode (the search of a file stops at its first match).
@@ -178,7 +178,7 @@ pub struct GlobEntry {
     #[serde(serialize_with = "serialize_path")]
     pub path: PathBuf,
     /// Path relative to the base directory it was matched from (`/`-separated).
-    #[serde(serialize_with = "serialize_path")]
+    #[serde(serialize_with = "serialize_relative_path")]
     pub relative_path: PathBuf,
     /// The entry is a directory.
     pub is_dir: bool,
@@ -226,7 +226,7 @@ pub struct FindEntry {
     pub path: PathBuf,
     /// Path relative to the directory searched (`/`-separated): what the query was matched
     /// against.
-    #[serde(serialize_with = "serialize_path")]
+    #[serde(serialize_with = "serialize_relative_path")]
     pub relative_path: PathBuf,
     /// The rank: the sum of the parts below. Higher is better.
     pub score: i64,
@@ -275,6 +275,12 @@ pub struct FindResult {
     pub truncated: Option<Truncation>,
     /// What the search did.
     pub stats: FindStats,
+}
+
+/// Serializes a path below a root as [`serialize_path`] does, `/`-separated on every OS.
+pub(crate) fn serialize_relative_path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+    let bytes = crate::sys::slashed(path.as_os_str().as_encoded_bytes());
+    serialize_path(&crate::sys::path_buf(bytes.into_owned()), s)
 }
 
 /// Serializes a path as a string when it is UTF-8, else as `{"bytes": base64}`.

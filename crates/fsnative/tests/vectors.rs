@@ -31,12 +31,18 @@ fn main() {
         for vector in doc["vectors"].as_array().expect("`vectors` is an array") {
             let name = vector["name"].as_str().expect("vector has a name").to_owned();
             let op = vector["op"].as_str().unwrap_or("?").to_owned();
-            let skip = skipped_here(vector);
+            let unmakeable = unmakeable_here(vector, &trees);
+            let skip = skipped_here(vector) || unmakeable.is_some();
+            // The reason a tree cannot be made here shows as the trial's kind.
+            let kind = match unmakeable {
+                Some(why) => format!("{op}; skipped: {why}"),
+                None => op,
+            };
             for mode in [Mode::Plain, Mode::Indexed] {
                 let (vector, trees) = (vector.clone(), trees.clone());
                 let name = format!("{name}{}", mode.suffix());
                 let trial = Trial::test(name, move || run_vector(&vector, &trees, mode))
-                    .with_kind(op.clone())
+                    .with_kind(kind.clone())
                     .with_ignored_flag(skip);
                 trials.push(trial);
             }
@@ -109,6 +115,41 @@ fn skipped_here(vector: &Value) -> bool {
             .is_some_and(|conds| conds.iter().any(|c| c == "root" && running_as_root))
 }
 
+/// Why this OS cannot make the vector's tree (a FIFO on Windows), or `None`: such a vector
+/// counts as skipped, not failed.
+fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
+    let tree = match &vector["tree"] {
+        Value::String(name) => trees.get(name)?,
+        other => other,
+    };
+    let tree = tree.as_object()?;
+    if tree.values().any(|entry| entry.get("symlink").is_some()) && !platform::makes_symlinks() {
+        return Some("its tree holds a symlink, which this system does not make".to_owned());
+    }
+    if this_os() != "windows" {
+        return None;
+    }
+    if tree.values().any(|entry| entry.get("fifo").is_some()) {
+        return Some("its tree holds a FIFO, which Windows cannot make".to_owned());
+    }
+    let refused = tree.keys().find(|key| key.split('/').any(windows_refuses))?;
+    Some(format!("its tree holds {refused:?}, a name Windows cannot make"))
+}
+
+/// Windows makes no file of this name: one with `<>:"|?*` or a control character, one that
+/// ends with a dot or a space, or a device's (`CON`, `nul.txt`, `COM1`).
+fn windows_refuses(name: &str) -> bool {
+    const DEVICES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"];
+    let stem = name.split('.').next().unwrap_or(name).trim_end_matches(' ').to_ascii_uppercase();
+    let numbered = ["COM", "LPT"].iter().any(|device| {
+        stem.strip_prefix(device).is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit())
+    });
+    name.chars().any(|c| "<>:\"|?*".contains(c) || c < ' ')
+        || name.ends_with(['.', ' ']) && name != "." && name != ".."
+        || DEVICES.contains(&stem.as_str())
+        || numbered
+}
+
 /// This system's name in `only_on`: `linux`, `macos` or `windows`.
 fn this_os() -> &'static str {
     std::env::consts::OS
@@ -116,7 +157,7 @@ fn this_os() -> &'static str {
 
 fn run_vector(vector: &Value, trees: &Value, mode: Mode) -> Result<(), Failed> {
     let fixture = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let base = fixture.path().canonicalize().map_err(|e| e.to_string())?;
+    let base = platform::plain(fixture.path().canonicalize().map_err(|e| e.to_string())?);
     let tree = match &vector["tree"] {
         Value::String(name) => trees.get(name).ok_or_else(|| format!("unknown tree {name}"))?.clone(),
         Value::Null => json!({}),
@@ -276,8 +317,7 @@ fn compare_outcome(vector: &Value, outcome: Result<Value, Failure>, base: &Path)
     match (vector.get("expect_error"), outcome) {
         (Some(expected), Err(Failure { code, path, .. })) if expected == &Value::String(code.clone()) => {
             let Some(expected) = vector.get("expect_error_path") else { return Ok(()) };
-            let path =
-                path.map(|path| path.to_string_lossy().replace(base.to_str().expect("utf-8 temp dir"), "$T"));
+            let path = path.map(|path| as_fixture_text(&path.to_string_lossy(), base));
             match path {
                 Some(path) if expected == &Value::String(path.clone()) => Ok(()),
                 other => Err(format!("expected error path {expected}, got {other:?}").into()),
@@ -291,12 +331,37 @@ fn compare_outcome(vector: &Value, outcome: Result<Value, Failure>, base: &Path)
             Err(format!("unexpected error {code} {message}").into())
         }
         (None, Ok(actual)) => {
-            let text = serde_json::to_string(&actual).expect("json");
-            let text = text.replace(base.to_str().expect("utf-8 temp dir"), "$T");
-            let actual: Value = serde_json::from_str(&text).expect("json");
+            let actual = fixture_relative(actual, base);
             let expected = vector.get("expect").ok_or("vector has neither expect nor expect_error")?;
             subset(expected, &actual, "").map_err(|e| format!("{e}\nactual: {actual}").into())
         }
+    }
+}
+
+/// `value` with the fixture directory written `$T` in every string (see [`as_fixture_text`]).
+fn fixture_relative(value: Value, base: &Path) -> Value {
+    match value {
+        Value::String(s) => Value::String(as_fixture_text(&s, base)),
+        Value::Array(items) => Value::Array(items.into_iter().map(|v| fixture_relative(v, base)).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter().map(|(k, v)| (as_fixture_text(&k, base), fixture_relative(v, base))).collect(),
+        ),
+        other => other,
+    }
+}
+
+/// `text` with the fixture directory written `$T`; on Windows a path that held it then has
+/// `/` between its names, as the vectors spell them.
+fn as_fixture_text(text: &str, base: &Path) -> String {
+    let base = base.to_str().expect("utf-8 temp dir");
+    if !text.contains(base) {
+        return text.to_owned();
+    }
+    let replaced = text.replace(base, "$T");
+    if cfg!(windows) {
+        replaced.replace('\\', "/")
+    } else {
+        replaced
     }
 }
 
@@ -344,7 +409,7 @@ fn substitute(value: Value, base: &Path) -> Value {
 }
 
 fn substitute_str(s: &str, base: &Path) -> String {
-    let home = std::env::var("HOME").unwrap_or_default();
+    let home = std::env::var(if cfg!(windows) { "USERPROFILE" } else { "HOME" }).unwrap_or_default();
     let replaced = if s == "$T" || s.starts_with("$T/") {
         format!("{}{}", base.display(), &s[2..])
     } else {
@@ -444,7 +509,7 @@ mod platform {
     use std::io;
     use std::os::unix::ffi::OsStringExt;
     use std::os::unix::fs::PermissionsExt;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     pub fn running_as_root() -> bool {
         // SAFETY: geteuid has no preconditions.
@@ -453,6 +518,14 @@ mod platform {
 
     pub fn os_string(bytes: Vec<u8>) -> OsString {
         OsString::from_vec(bytes)
+    }
+
+    pub fn plain(path: PathBuf) -> PathBuf {
+        path
+    }
+
+    pub fn makes_symlinks() -> bool {
+        true
     }
 
     pub fn mkfifo(path: &Path) -> io::Result<()> {
@@ -477,7 +550,7 @@ mod platform {
 mod platform {
     use std::ffi::OsString;
     use std::io;
-    use std::path::Path;
+    use std::path::{Path, PathBuf};
 
     pub fn running_as_root() -> bool {
         false
@@ -487,11 +560,37 @@ mod platform {
         String::from_utf8_lossy(&bytes).into_owned().into()
     }
 
+    /// A canonical path without the verbatim prefix `canonicalize` gives (`\\?\C:\…` as
+    /// `C:\…`): the form the sandbox's canonical paths take.
+    pub fn plain(path: PathBuf) -> PathBuf {
+        let text = path.to_string_lossy();
+        if let Some(unc) = text.strip_prefix(r"\\?\UNC\") {
+            return PathBuf::from(format!(r"\\{unc}"));
+        }
+        text.strip_prefix(r"\\?\").map_or_else(|| path.clone(), PathBuf::from)
+    }
+
+    /// Whether a symlink made here exists afterwards: not without the privilege to make one,
+    /// nor under Wine 8, whose `CreateSymbolicLinkW` succeeds and makes nothing. Tried once.
+    pub fn makes_symlinks() -> bool {
+        static MAKES: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *MAKES.get_or_init(|| {
+            let Ok(dir) = tempfile::tempdir() else { return false };
+            let link = dir.path().join("link");
+            std::os::windows::fs::symlink_file("target", &link).is_ok()
+                && std::fs::symlink_metadata(&link).is_ok()
+        })
+    }
+
     pub fn mkfifo(_path: &Path) -> io::Result<()> {
         Err(io::Error::new(io::ErrorKind::Unsupported, "no FIFOs on Windows"))
     }
 
+    /// A link to `target`, written with a backslash (Windows keeps a link's text as given, and
+    /// follows no `/` in a relative one).
     pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+        let target = PathBuf::from(target.to_string_lossy().replace('/', "\\"));
+        let target = target.as_path();
         let resolved = link.parent().map_or(target.to_path_buf(), |parent| parent.join(target));
         if resolved.is_dir() {
             std::os::windows::fs::symlink_dir(target, link)

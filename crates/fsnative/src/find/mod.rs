@@ -159,7 +159,7 @@ fn run_forms(
     }
     // What the index's listings left out is not reported by a find (its walk counts none).
     let view = index.and_then(Index::view);
-    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, t.below_root(roots))));
+    let view = view.filter(|view| targets.iter().all(|t| view.lists(t.root, &t.below_root(roots))));
     let shared = constraints.clone().map(Arc::new);
     let mut candidates = Candidates::new(unified);
     let mut considered = 0;
@@ -195,7 +195,7 @@ fn from_index<'v>(
     query: &Query,
     candidates: &mut Candidates<'v>,
 ) -> usize {
-    let dir = target.below_root(roots);
+    let dir = &*target.below_root(roots);
     let subsequences = query.subsequences();
     let shares = if view.count_below(target.root, dir) >= PARALLEL_ENTRIES { default_threads() } else { 1 };
     let share = |share: usize| {
@@ -291,12 +291,12 @@ fn from_walk(
     let options = WalkOptions { constraints, ..WalkOptions::default() };
     let skipped = SkipCounters::default();
     let base = target.path.as_os_str().as_encoded_bytes();
-    let base = base.len() + usize::from(!base.ends_with(b"/"));
+    let base = base.len() + usize::from(!crate::sys::ends_with_separator(base));
     let mut count = 0;
     let subsequences = query.subsequences();
     let prepare = |walked: Walked| {
         (walked.kind != WalkedKind::Dir).then(|| {
-            let relative = &walked.path.as_os_str().as_encoded_bytes()[base..];
+            let relative = &*crate::sys::slashed(&walked.path.as_os_str().as_encoded_bytes()[base..]);
             let symlink = walked.kind == WalkedKind::Symlink;
             (query.may_match(char_set(relative)) && subsequences.path_passes(relative))
                 .then(|| (relative.to_vec(), symlink))
@@ -322,8 +322,11 @@ fn rank(
     signals: &Signals<'_>,
     limit: Option<u64>,
 ) -> Result<FindResult> {
-    let absolute =
-        |at: usize| targets[candidates.list[at].target as usize].path.join(candidates.relative(at));
+    let absolute = |at: usize| {
+        targets[candidates.list[at].target as usize]
+            .path
+            .join(crate::sys::native_path(candidates.relative(at).as_os_str().as_encoded_bytes()))
+    };
     // Links count only when they lead to a file inside the sandbox, as in a glob.
     let skipped = SkipCounters::default();
     let keep = |at: usize| {

@@ -7,7 +7,6 @@ use std::cmp::Ordering;
 use super::cursor::{Position, SortKey};
 use crate::index::{CacheKey, Kind, Prefilter, Unsearched, View};
 use crate::roots::Roots;
-use crate::sys::os_str;
 use crate::walk::{Constraints, SkipCounters, Target};
 
 /// The index a search reads, and its pattern's prefilter.
@@ -39,7 +38,12 @@ impl Indexed<'_> {
             Some(position) if position.key.rank == 0 => match position.key.target.cmp(&number) {
                 Ordering::Greater => (None, true),
                 Ordering::Equal => (
-                    position.key.path.strip_prefix(root_path).ok().map(|p| p.as_os_str().as_encoded_bytes()),
+                    position
+                        .key
+                        .path
+                        .strip_prefix(root_path)
+                        .ok()
+                        .map(|p| crate::sys::slashed(p.as_os_str().as_encoded_bytes())),
                     false,
                 ),
                 Ordering::Less => (None, false),
@@ -47,9 +51,11 @@ impl Indexed<'_> {
             _ => (None, false),
         };
         let mut ruled_out = Unsearched::default();
-        let dir = target.below_root(self.roots);
+        let dir = &*target.below_root(self.roots);
         let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
-        for (id, entry, _, after_cursor) in self.view.walk(target.root, dir, max_depth, from, skipped) {
+        for (id, entry, _, after_cursor) in
+            self.view.walk(target.root, dir, max_depth, from.as_deref(), skipped)
+        {
             if entry.kind != Kind::File || !after_cursor || wholly_before {
                 continue;
             }
@@ -60,7 +66,7 @@ impl Indexed<'_> {
                 ruled_out.add(unsearched);
                 continue;
             }
-            let path = root_path.join(os_str(&entry.path));
+            let path = root_path.join(crate::sys::native_path(&entry.path));
             let cached = self.view.cache_key(target.root, id, entry);
             if !visit(SortKey { rank: 0, target: number, path }, cached, std::mem::take(&mut ruled_out)) {
                 return None;

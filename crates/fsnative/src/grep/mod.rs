@@ -94,7 +94,7 @@ pub(crate) fn run(
 
     let view = index.filter(|_| index_answers(request)).and_then(Index::view);
     let view =
-        view.filter(|view| targets.iter().all(|t| !t.is_dir || view.lists(t.root, t.below_root(roots))));
+        view.filter(|view| targets.iter().all(|t| !t.is_dir || view.lists(t.root, &t.below_root(roots))));
     let indexed = view.as_ref().map(|view| Indexed {
         view,
         roots,

@@ -135,7 +135,9 @@ fn a_write_that_fails_keeps_the_old_store_and_says_why() {
     index.close();
     super::persist::FAIL_WRITES_AFTER.store(u64::MAX, Relaxed);
     let error = index.status().store_error.expect("the write failed");
-    assert!(error.contains("No space left"), "{error}");
+    // The OS's own words for a full disk ("No space left on device", "Disk full.").
+    let no_space = crate::sys::OsError::NoSpace.error().to_string();
+    assert!(error.contains(&no_space), "{error}");
     assert_eq!(fs::read(store.join("fsnative-index")).unwrap(), stored, "the old store stays");
     assert_eq!(fs::read_dir(&store).unwrap().count(), 2, "the store and its lock, no temporary file");
 

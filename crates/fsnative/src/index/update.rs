@@ -65,7 +65,7 @@ impl Lister<'_> {
             self.watcher.watch(
                 handle.handle(),
                 node.path(),
-                (root, relative.as_os_str().as_encoded_bytes().into()),
+                (root, crate::sys::slashed(relative.as_os_str().as_encoded_bytes()).into()),
             );
             stamps = DirStamps::of(handle.handle());
         }
@@ -79,7 +79,10 @@ impl Lister<'_> {
             .into_iter()
             .filter_map(|listed| {
                 let walked = listed.item?;
-                let path = walked.path.strip_prefix(root_path).ok()?.as_os_str().as_encoded_bytes().into();
+                let path = crate::sys::slashed(
+                    walked.path.strip_prefix(root_path).ok()?.as_os_str().as_encoded_bytes(),
+                )
+                .into();
                 let kind = match walked.kind {
                     WalkedKind::File => Kind::File,
                     WalkedKind::Dir => Kind::Dir,

@@ -89,10 +89,13 @@ pub fn find_lines(result: &FindResult, options: &FffFindOptions) -> Vec<String> 
         options.query,
         counted(result.stats.candidates, "file", "files"),
     );
-    let entries = result
-        .entries
-        .iter()
-        .map(|entry| format!("{:>5}  {}", entry.score, entry.relative_path.to_string_lossy()));
+    let entries = result.entries.iter().map(|entry| {
+        format!(
+            "{:>5}  {}",
+            entry.score,
+            String::from_utf8_lossy(&crate::sys::slashed(entry.relative_path.as_os_str().as_encoded_bytes()))
+        )
+    });
     std::iter::once(header).chain(entries).collect()
 }
 
@@ -119,7 +122,11 @@ fn json_string(text: &str) -> String {
 fn relative<'a>(base: Option<&Path>, file: &'a Path) -> Cow<'a, str> {
     let shown = match base.map(|base| file.strip_prefix(base)) {
         Some(Ok(rest)) if rest.as_os_str().is_empty() => file.file_name().map_or(file, Path::new),
-        Some(Ok(rest)) => rest,
+        // Below the base: `/`-separated on every OS.
+        Some(Ok(rest)) => {
+            let slashed = crate::sys::slashed(rest.as_os_str().as_encoded_bytes());
+            return Cow::Owned(String::from_utf8_lossy(&slashed).into_owned());
+        }
         Some(Err(_)) | None => file,
     };
     shown.to_string_lossy()

@@ -83,7 +83,7 @@ pub fn json_lines(result: &GrepResult, options: &JsonOptions) -> String {
 /// A path as `rg --json` prints it: `{"text": …}` when it is UTF-8, else `{"bytes": base64}`.
 fn json_path(file: &FileMatches, style: PathStyle) -> serde_json::Value {
     use base64::Engine as _;
-    let bytes = path_bytes(file, style);
+    let bytes = &*path_bytes(file, style);
     match std::str::from_utf8(bytes) {
         Ok(text) => serde_json::json!({ "text": text }),
         Err(_) => serde_json::json!({ "bytes": base64::engine::general_purpose::STANDARD.encode(bytes) }),

@@ -123,7 +123,7 @@ pub fn standard_bytes(result: &GrepResult, options: &StandardOptions) -> Vec<u8>
     let with_filename = options.with_filename.unwrap_or(!result.single_file);
     let mut out = Vec::new();
     for (index, file) in result.files.iter().enumerate() {
-        let path = path_bytes(file, options.path_style);
+        let path = &*path_bytes(file, options.path_style);
         match result.mode {
             OutputMode::Files => {
                 out.extend_from_slice(path);
@@ -256,8 +256,13 @@ fn display_path(file: &FileMatches, style: PathStyle) -> &std::path::Path {
     }
 }
 
-fn path_bytes(file: &FileMatches, style: PathStyle) -> &[u8] {
-    display_path(file, style).as_os_str().as_encoded_bytes()
+/// The file's path as written out: a relative one `/`-separated on every OS.
+fn path_bytes(file: &FileMatches, style: PathStyle) -> std::borrow::Cow<'_, [u8]> {
+    let bytes = display_path(file, style).as_os_str().as_encoded_bytes();
+    match style {
+        PathStyle::Absolute => std::borrow::Cow::Borrowed(bytes),
+        PathStyle::Relative => crate::sys::slashed(bytes),
+    }
 }
 
 #[cfg(test)]

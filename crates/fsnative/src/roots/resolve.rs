@@ -3,10 +3,10 @@
 use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path, PathBuf, Prefix, PrefixComponent, MAIN_SEPARATOR_STR};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::sys::OsError;
+use crate::sys::{self, OsError};
 
 /// The most symlinks one resolution may follow (as Linux and cap-std allow).
 pub const MAX_SYMLINK_HOPS: usize = 40;
@@ -54,29 +54,58 @@ pub(crate) fn lexical_join(base: &Path, rest: &[OsString]) -> PathBuf {
     out
 }
 
-/// Resolves an absolute path component by component, following symlinks like the kernel
-/// does, with at most [`MAX_SYMLINK_HOPS`] hops. Only "does not exist" stops short with
+/// One step of a resolution still to take.
+enum Step {
+    /// Start again from this directory: `/`, or a Windows drive's or share's root.
+    FromRoot(PathBuf),
+    /// Start again from the root of the drive (or `/`) the path so far is on: a Windows path
+    /// such as `\dir` that names no drive.
+    FromCurrentRoot,
+    /// `.`, `..` or a name.
+    Name(OsString),
+}
+
+/// Resolves an absolute path component by component from its root (`/`, `C:\` or
+/// `\\server\share\`), following symlinks like the kernel does, with at most
+/// [`MAX_SYMLINK_HOPS`] hops. Each name found takes the spelling the file system stores
+/// ([`sys::stored_name`]: on Windows its case as created and its long name for an 8.3 one), so
+/// that a canonical path is one spelling. Only "does not exist" stops short with
 /// [`Resolution::Missing`]; every other failure is an error. Entries outside `fence` are only
 /// passed through (a symlink there may lead back inside); any failure at one of them ends the
 /// resolution as [`Resolution::Fenced`].
 pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Resolution> {
     debug_assert!(path.is_absolute());
-    let mut pending: VecDeque<OsString> = VecDeque::new();
+    let mut pending: VecDeque<Step> = VecDeque::new();
     push_front_components(&mut pending, path);
-    let mut resolved = PathBuf::from("/");
+    let mut resolved = PathBuf::from(MAIN_SEPARATOR_STR);
     let mut hops = 0usize;
-    while let Some(name) = pending.pop_front() {
+    while let Some(step) = pending.pop_front() {
+        let name = match step {
+            Step::FromRoot(root) => {
+                resolved = root;
+                continue;
+            }
+            Step::FromCurrentRoot => {
+                resolved = resolved.ancestors().last().map_or_else(PathBuf::new, Path::to_path_buf);
+                continue;
+            }
+            Step::Name(name) => name,
+        };
         match name.as_encoded_bytes() {
-            b"/" => resolved = PathBuf::from("/"),
             b"." => {}
             b".." => {
                 resolved.pop();
             }
             _ => {
-                let candidate = resolved.join(&name);
+                let given = resolved.join(&name);
+                let meta = std::fs::symlink_metadata(&given);
+                let candidate = match meta.as_ref().map(|_| sys::stored_name(&given)) {
+                    Ok(Ok(Some(stored))) => resolved.join(stored),
+                    _ => given,
+                };
                 let fenced = !fence(&candidate);
                 let failed = |error: Error| if fenced { Ok(Resolution::Fenced) } else { Err(error) };
-                match std::fs::symlink_metadata(&candidate) {
+                match meta {
                     Ok(meta) if meta.file_type().is_symlink() => {
                         hops += 1;
                         if hops > MAX_SYMLINK_HOPS {
@@ -96,7 +125,7 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
                             // Swapped for something else since lstat: look at it again (each
                             // retry counts as a hop, so a flipping entry cannot loop forever).
                             Err(err) if OsError::of(&err) == Some(OsError::NotALink) => {
-                                pending.push_front(name)
+                                pending.push_front(Step::Name(name))
                             }
                             Err(err) => return failed(Error::from_io(&err, &candidate)),
                         }
@@ -115,7 +144,11 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
                     }
                     Err(err) if err.kind() == io::ErrorKind::NotFound && !fenced => {
                         let mut rest = vec![name];
-                        rest.extend(pending);
+                        rest.extend(pending.into_iter().map(|step| match step {
+                            Step::Name(name) => name,
+                            Step::FromRoot(root) => root.into_os_string(),
+                            Step::FromCurrentRoot => OsString::from(MAIN_SEPARATOR_STR),
+                        }));
                         return Ok(Resolution::Missing { existing: resolved, rest });
                     }
                     Err(err) => return failed(Error::from_io(&err, path)),
@@ -126,17 +159,60 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
     Ok(Resolution::Exists(resolved))
 }
 
-fn push_front_components(pending: &mut VecDeque<OsString>, path: &Path) {
-    let parts: Vec<OsString> = path
-        .components()
-        .map(|c| match c {
-            Component::RootDir => OsString::from("/"),
-            Component::CurDir => OsString::from("."),
-            Component::ParentDir => OsString::from(".."),
-            Component::Normal(n) => n.to_os_string(),
-            Component::Prefix(p) => p.as_os_str().to_os_string(),
-        })
-        .collect();
+/// The part of `path` below `base` when `path` is `base` or lies below it, comparing names as
+/// the file system does: on Windows without case (each side's names lowercased).
+pub(crate) fn below<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {
+    if !sys::WINDOWS_PATH_RULES {
+        return path.strip_prefix(base).ok();
+    }
+    let mut rest = path.components();
+    for wanted in base.components() {
+        let got = rest.next()?;
+        if got != wanted
+            && got.as_os_str().to_string_lossy().to_lowercase()
+                != wanted.as_os_str().to_string_lossy().to_lowercase()
+        {
+            return None;
+        }
+    }
+    Some(rest.as_path())
+}
+
+/// The directory a path with the prefix `prefix` starts from, one spelling for each: a
+/// verbatim prefix (`\\?\C:`, as a link's target may be) as the plain one, the drive's
+/// letter in upper case.
+fn prefix_root(prefix: PrefixComponent<'_>) -> PathBuf {
+    let mut root = match prefix.kind() {
+        Prefix::Disk(letter) | Prefix::VerbatimDisk(letter) => {
+            OsString::from(format!("{}:", char::from(letter.to_ascii_uppercase())))
+        }
+        Prefix::UNC(server, share) | Prefix::VerbatimUNC(server, share) => {
+            let mut root = OsString::from(r"\\");
+            root.push(server);
+            root.push(MAIN_SEPARATOR_STR);
+            root.push(share);
+            root
+        }
+        _ => prefix.as_os_str().to_os_string(),
+    };
+    root.push(MAIN_SEPARATOR_STR);
+    PathBuf::from(root)
+}
+
+fn push_front_components(pending: &mut VecDeque<Step>, path: &Path) {
+    let mut parts: Vec<Step> = Vec::new();
+    for component in path.components() {
+        parts.push(match component {
+            Component::Prefix(prefix) => Step::FromRoot(prefix_root(prefix)),
+            // The prefix's root already ends with the separator.
+            Component::RootDir if matches!(parts.last(), Some(Step::FromRoot(_))) => continue,
+            Component::RootDir if sys::WINDOWS_PATH_RULES => Step::FromCurrentRoot,
+            Component::RootDir => Step::FromRoot(PathBuf::from(MAIN_SEPARATOR_STR)),
+            Component::CurDir => Step::Name(OsString::from(".")),
+            Component::ParentDir => Step::Name(OsString::from("..")),
+            Component::Normal(name) => Step::Name(name.to_os_string()),
+        });
+    }
     for part in parts.into_iter().rev() {
         pending.push_front(part);
     }

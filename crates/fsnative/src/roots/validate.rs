@@ -4,7 +4,7 @@ use std::ffi::OsStr;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
-use super::resolve::{check_path_text, lexical_join, resolve, Resolution};
+use super::resolve::{below, check_path_text, lexical_join, resolve, Resolution};
 use crate::error::{Error, ErrorCode, Result};
 
 /// What a validated path will be used for.
@@ -119,7 +119,7 @@ impl Roots {
         self.paths
             .iter()
             .enumerate()
-            .filter(|(_, root)| canonical.starts_with(root))
+            .filter(|(_, root)| below(canonical, root).is_some())
             .max_by_key(|(_, root)| root.as_os_str().len())
             .map(|(i, _)| i)
     }
@@ -128,7 +128,7 @@ impl Roots {
     /// way down to them.
     pub fn resolve(&self, absolute: &Path) -> Result<Resolution> {
         resolve(absolute, &|candidate| {
-            self.contains(candidate) || self.paths.iter().any(|root| root.starts_with(candidate))
+            self.contains(candidate) || self.paths.iter().any(|root| below(root, candidate).is_some())
         })
     }
 
@@ -146,7 +146,7 @@ impl Roots {
     /// `path` below root number `root` (`path` itself when it does not lie below it, which
     /// an open beneath the root then refuses).
     pub fn relative<'p>(&self, root: usize, path: &'p Path) -> &'p Path {
-        path.strip_prefix(&self.paths[root]).unwrap_or(path)
+        below(path, &self.paths[root]).unwrap_or(path)
     }
 
     /// Where an entry that a walk of root `root` found at `path` lies: at `link` when a
@@ -201,5 +201,5 @@ impl Roots {
 }
 
 fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+    std::env::var_os(crate::sys::HOME_VARIABLE).filter(|h| !h.is_empty()).map(PathBuf::from)
 }

@@ -50,9 +50,11 @@ compile_error!("fsnative supports Linux, macOS and Windows");
 
 pub(crate) use family::{
     dir_open_options, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at, stat_path,
-    sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
+    stored_name, sync_dir, try_lock_exclusive, wait, AsHandle, Handle, HandleRef,
 };
-pub(crate) use names::{is_below, is_below_or_at, os_str, path_buf};
+pub(crate) use names::{
+    ends_with_separator, is_below, is_below_or_at, native_path, os_str, path_buf, slashed,
+};
 pub(crate) use os::{list_dir, lower_thread_priority, Wake, Watcher, NAMES_IGNORE_NORMALIZATION};
 
 /// Error classes the core treats apart, beyond `io::ErrorKind`'s (each OS family says which
@@ -90,6 +92,9 @@ pub(crate) fn describe(event: &Event<'_>) -> String {
 /// Whether paths follow Windows' rules (drive letters, devices, streams): the roots layer then
 /// refuses the spellings Win32 reads as something else.
 pub(crate) const WINDOWS_PATH_RULES: bool = cfg!(windows);
+
+/// The environment variable that names the user's home directory, which `~` stands for.
+pub(crate) const HOME_VARIABLE: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
 
 /// What a directory entry is, as the OS tells it without following a symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

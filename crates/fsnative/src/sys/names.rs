@@ -100,6 +100,30 @@ pub(crate) fn is_wtf8(bytes: &[u8]) -> bool {
     }
 }
 
+/// Whether the path bytes `bytes` end with a separator (`/`; on Windows `\` too).
+pub(crate) fn ends_with_separator(bytes: &[u8]) -> bool {
+    bytes.last().is_some_and(|&byte| byte == b'/' || (cfg!(windows) && byte == b'\\'))
+}
+
+/// The relative path bytes `bytes` with `/` between names on every OS: Windows' `\` becomes
+/// `/` (an ASCII byte, so WTF-8 stays WTF-8), as the index's keys and the watcher's events
+/// spell them.
+pub(crate) fn slashed(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if cfg!(windows) && bytes.contains(&b'\\') {
+        return bytes.iter().map(|&byte| if byte == b'\\' { b'/' } else { byte }).collect();
+    }
+    std::borrow::Cow::Borrowed(bytes)
+}
+
+/// The path below a root whose `/`-separated bytes (an index key) are `bytes`, with the OS's
+/// separator (a backslash on Windows) between its names.
+pub(crate) fn native_path(bytes: &[u8]) -> PathBuf {
+    if cfg!(windows) && bytes.contains(&b'/') {
+        return path_buf(bytes.iter().map(|&byte| if byte == b'/' { b'\\' } else { byte }).collect());
+    }
+    path_buf(bytes.to_vec())
+}
+
 /// The path `path` (bytes, `/`-separated) lies below the directory `dir` (every path lies
 /// below `""`).
 pub(crate) fn is_below(path: &[u8], dir: &[u8]) -> bool {

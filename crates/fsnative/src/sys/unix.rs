@@ -124,6 +124,12 @@ pub(crate) fn open_filesystem_root(_path: &std::path::Path) -> io::Result<Handle
     Ok(rustix::fs::open("/", OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC, Mode::empty())?)
 }
 
+/// The name the file system stores for the last component of the existing `path`, when it
+/// differs from the one given: never on Unix, whose names are compared byte for byte.
+pub(crate) fn stored_name(_path: &std::path::Path) -> io::Result<Option<std::ffi::OsString>> {
+    Ok(None)
+}
+
 /// Opens the directory `name` of `dir`, following no symlink in `name` (a link there fails
 /// with [`OsError::Loop`] or `NotADirectory`) and never blocking.
 pub(crate) fn open_dir_at(dir: HandleRef<'_>, name: &OsStr) -> io::Result<Handle> {

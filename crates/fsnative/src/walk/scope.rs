@@ -23,9 +23,9 @@ pub(crate) struct Target {
 
 impl Target {
     /// The target's path below its root (`/`-separated bytes; empty for the root itself).
-    pub fn below_root<'t>(&'t self, roots: &Roots) -> &'t [u8] {
+    pub fn below_root<'t>(&'t self, roots: &Roots) -> std::borrow::Cow<'t, [u8]> {
         let below = self.path.strip_prefix(&roots.paths()[self.root]).unwrap_or(&self.path);
-        below.as_os_str().as_encoded_bytes()
+        crate::sys::slashed(below.as_os_str().as_encoded_bytes())
     }
 }
 

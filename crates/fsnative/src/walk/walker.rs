@@ -112,7 +112,7 @@ impl<'a> Walker<'a> {
             .flatten()
             .map(|identity| Arc::new(Ancestor { identity, parent: None }));
         let start = target.path.as_os_str().as_encoded_bytes();
-        let base = start.len() + usize::from(!start.ends_with(b"/"));
+        let base = start.len() + usize::from(!sys::ends_with_separator(start));
         DirNode { path: target.path.clone(), root: target.root, at: None, depth: 0, base, ignores, ancestors }
     }
 
@@ -159,7 +159,7 @@ impl<'a> Walker<'a> {
         let mut children = Vec::with_capacity(entries.len());
         // Each entry's name follows its directory's path and a separator.
         let dir_bytes = dir.path.as_os_str().as_encoded_bytes();
-        let name_start = dir_bytes.len() + usize::from(!dir_bytes.ends_with(b"/"));
+        let name_start = dir_bytes.len() + usize::from(!sys::ends_with_separator(dir_bytes));
         for (path, file_type) in entries {
             let name = os_str(&path.as_os_str().as_encoded_bytes()[name_start..]);
             let Some((kind, link)) =
@@ -268,14 +268,15 @@ impl<'a> Walker<'a> {
     /// The walk's constraints leave out the file at `path` (its path below the walk's start
     /// begins at `base`); directories are never left out by them.
     fn constrained_out(&self, path: &Path, is_dir: bool, base: usize) -> bool {
-        let relative = path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default();
-        !is_dir && self.options.constraints.as_ref().is_some_and(|constraints| !constraints.matches(relative))
+        let relative = sys::slashed(path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default());
+        !is_dir
+            && self.options.constraints.as_ref().is_some_and(|constraints| !constraints.matches(&relative))
     }
 
     /// The walk's exclude patterns match the entry at `path` (relative from `base` on).
     fn excluded(&self, path: &Path, base: usize) -> bool {
-        let relative = || path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default();
-        self.options.exclude.as_ref().is_some_and(|exclude| exclude.matches(relative()))
+        let relative = || sys::slashed(path.as_os_str().as_encoded_bytes().get(base..).unwrap_or_default());
+        self.options.exclude.as_ref().is_some_and(|exclude| exclude.matches(&relative()))
     }
 
     /// Glob overrides, ignore files, file types and the hidden rule, with ripgrep's

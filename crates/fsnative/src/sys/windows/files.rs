@@ -8,11 +8,11 @@
 //! deduplicated files) are the file or directory they stand for; a Unix socket's is
 //! [`EntryType::Special`].
 
-use std::ffi::{CStr, OsStr};
+use std::ffi::{CStr, OsStr, OsString};
 use std::fs::File;
 use std::io;
 use std::mem::{offset_of, size_of};
-use std::os::windows::ffi::OsStrExt;
+use std::os::windows::ffi::{OsStrExt, OsStringExt};
 use std::os::windows::fs::OpenOptionsExt as _;
 use std::os::windows::io::{FromRawHandle, OwnedHandle};
 use std::path::{Component, Path, PathBuf};
@@ -27,13 +27,13 @@ use windows_sys::Win32::Foundation::{
     OBJ_CASE_INSENSITIVE, UNICODE_STRING,
 };
 use windows_sys::Win32::Storage::FileSystem::{
-    FileAttributeTagInfo, FileBasicInfo, FileIdBothDirectoryInfo, FileIdBothDirectoryRestartInfo,
-    GetFileInformationByHandle, GetFileInformationByHandleEx, BY_HANDLE_FILE_INFORMATION,
+    FileAttributeTagInfo, FileBasicInfo, FileIdBothDirectoryInfo, FileIdBothDirectoryRestartInfo, FindClose,
+    FindFirstFileW, GetFileInformationByHandle, GetFileInformationByHandleEx, BY_HANDLE_FILE_INFORMATION,
     FILE_ATTRIBUTE_DIRECTORY, FILE_ATTRIBUTE_OFFLINE, FILE_ATTRIBUTE_READONLY,
     FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS, FILE_ATTRIBUTE_RECALL_ON_OPEN, FILE_ATTRIBUTE_REPARSE_POINT,
     FILE_ATTRIBUTE_TAG_INFO, FILE_BASIC_INFO, FILE_FLAG_BACKUP_SEMANTICS, FILE_GENERIC_READ,
     FILE_ID_BOTH_DIR_INFO, FILE_LIST_DIRECTORY, FILE_READ_ATTRIBUTES, FILE_SHARE_DELETE, FILE_SHARE_READ,
-    FILE_SHARE_WRITE, FILE_TRAVERSE, SYNCHRONIZE,
+    FILE_SHARE_WRITE, FILE_TRAVERSE, SYNCHRONIZE, WIN32_FIND_DATAW,
 };
 use windows_sys::Win32::System::SystemServices::IO_REPARSE_TAG_AF_UNIX;
 use windows_sys::Win32::System::IO::IO_STATUS_BLOCK;
@@ -278,6 +278,27 @@ pub(crate) fn open_filesystem_root(path: &Path) -> io::Result<Handle> {
         .custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
         .open(&root)?;
     Ok(file.into())
+}
+
+/// The name the file system stores for the last component of the existing `path` (not
+/// followed when it is a link): its case as created, and the long name for an 8.3 short one.
+/// `FindFirstFileW` on the path itself, which lists that one entry.
+pub(crate) fn stored_name(path: &Path) -> io::Result<Option<OsString>> {
+    let wide: Vec<u16> = path.as_os_str().encode_wide().chain(Some(0)).collect();
+    if wide.iter().any(|&unit| [b'*', b'?'].map(u16::from).contains(&unit)) {
+        // A wildcard would list other entries; no Windows name holds one.
+        return Err(io::Error::from_raw_os_error(ERROR_INVALID_NAME as i32));
+    }
+    let mut found = WIN32_FIND_DATAW::default();
+    // SAFETY: `wide` is NUL-terminated; `found` is the structure the call fills.
+    let search = unsafe { FindFirstFileW(wide.as_ptr(), &mut found) };
+    if search == INVALID_HANDLE_VALUE {
+        return Err(super::last_error());
+    }
+    // SAFETY: `search` is the open search handle just returned.
+    unsafe { FindClose(search) };
+    let length = found.cFileName.iter().position(|&unit| unit == 0).unwrap_or(found.cFileName.len());
+    Ok(Some(OsString::from_wide(&found.cFileName[..length])))
 }
 
 /// Sets what cap-std needs to open a directory for listing: read access (which lists) and

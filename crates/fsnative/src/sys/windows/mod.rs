@@ -33,7 +33,7 @@ use super::OsError;
 
 pub(crate) use files::{
     dir_open_options, list_dir, open_dir, open_dir_at, open_file_at, open_filesystem_root, stat, stat_at,
-    stat_path, sync_dir,
+    stat_path, stored_name, sync_dir,
 };
 pub(crate) use watcher::Watcher;
 
