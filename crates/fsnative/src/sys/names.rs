@@ -116,12 +116,13 @@ pub(crate) fn slashed(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 }
 
 /// The path below a root whose `/`-separated bytes (an index key) are `bytes`, with the OS's
-/// separator (a backslash on Windows) between its names.
-pub(crate) fn native_path(bytes: &[u8]) -> PathBuf {
+/// separator (a backslash on Windows) between its names; borrowed where `/` is the separator.
+pub(crate) fn native_path(bytes: &[u8]) -> std::borrow::Cow<'_, std::path::Path> {
     if cfg!(windows) && bytes.contains(&b'/') {
-        return path_buf(bytes.iter().map(|&byte| if byte == b'/' { b'\\' } else { byte }).collect());
+        let native = bytes.iter().map(|&byte| if byte == b'/' { b'\\' } else { byte }).collect();
+        return std::borrow::Cow::Owned(path_buf(native));
     }
-    path_buf(bytes.to_vec())
+    std::borrow::Cow::Borrowed(std::path::Path::new(os_str(bytes)))
 }
 
 /// The path `path` (bytes, `/`-separated) lies below the directory `dir` (every path lies
