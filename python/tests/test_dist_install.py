@@ -110,7 +110,7 @@ def test_the_wheel_installs_with_no_cargo_on_path(dist: Path, tree: Path, tmp_pa
     env = without_cargo()
     assert shutil.which("cargo", path=env["PATH"]) is None
     [wheel] = dist.glob("fsnative-*.whl")
-    assert "-cp39-abi3-manylinux_" in wheel.name
+    assert f"-cp39-abi3-{'macosx' if sys.platform == 'darwin' else 'manylinux'}_" in wheel.name
     bin_dir = fresh_venv(tmp_path / "venv")
     pip_install(bin_dir, "--no-index", str(wheel), env=env)
     assert_searches(bin_dir, tree, env)
