@@ -78,7 +78,7 @@ function skippedHere(vector, trees) {
 function windowsRefuses(name) {
   const stem = name.split('.')[0].replace(/ +$/, '').toUpperCase();
   return (
-    /[<>:"|?*\x00-\x1f]/.test(name) ||
+    [...name].some((c) => '<>:"|?*'.includes(c) || c.charCodeAt(0) < 0x20) ||
     (/[. ]$/.test(name) && name !== '.' && name !== '..') ||
     ['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$'].includes(stem) ||
     /^(COM|LPT)[0-9]$/.test(stem)
