@@ -1,6 +1,6 @@
 # The two commands of the README, and the pieces they are made of.
 SHELL := /bin/bash
-.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers bench-agent lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -194,3 +194,8 @@ bench: dist
 
 bench-smoke: dist bench-peers
 	./bench/run.sh --smoke
+
+## Only the queries agents send against fff (bench/agent_bench.py) with a fresh wheel:
+## `make bench-agent TREES=agent` for one tree (default: agent, medium and large).
+bench-agent: dist
+	BENCH_AGENT_TREES="$(TREES)" ./bench/run.sh --agent

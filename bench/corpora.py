@@ -5,15 +5,21 @@ medium  a copy of this interpreter's standard library (no site-packages, no __py
 large   >= 100,000 generated files: realistic sizes, nested ignored directories (node_modules,
         target, .venv, named by a .gitignore), hidden files and binary files; seeded RNG
 email   a copy of this interpreter's standard library's email package (no __pycache__)
+agent   the repositories agents work in: large real projects from PyPI (agent-requirements.txt),
+        installed with pip as a venv's site-packages (about 20,000 files)
 """
 
+import hashlib
 import random
 import shutil
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
 
-CORPORA = Path(__file__).resolve().parent / "corpora"
+BENCH = Path(__file__).resolve().parent
+CORPORA = BENCH / "corpora"
+AGENT_REQUIREMENTS = BENCH / "agent-requirements.txt"
 STAMP_NAME = ".fsnative-bench-stamp"
 GENERATOR_VERSION = "1"  # bump when the generated trees change
 RARE_TOKEN = "FSNATIVE_RARE_TOKEN"
@@ -175,11 +181,29 @@ def build_large(root, visible_files=100_000):
         package += 1
 
 
-BUILDERS = {"small": build_small, "medium": build_medium, "large": build_large, "email": build_email}
+def build_agent(root):
+    """The pinned wheels, without their dependencies (each project is pinned itself) and without
+    bytecode; pip's own cache keeps the downloads between builds."""
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps"]
+    command += ["--only-binary=:all:", "--no-compile", "--target", str(root), "-r", str(AGENT_REQUIREMENTS)]
+    subprocess.run(command, check=True)
+
+
+BUILDERS = {
+    "small": build_small,
+    "medium": build_medium,
+    "large": build_large,
+    "email": build_email,
+    "agent": build_agent,
+}
 
 
 def stamp_for(name):
-    return f"{name} v{GENERATOR_VERSION} python {sys.version.split()[0]}\n"
+    """What a corpus was built from: a change rebuilds it (for `agent`, its requirements)."""
+    stamp = f"{name} v{GENERATOR_VERSION} python {sys.version.split()[0]}"
+    if name == "agent":
+        stamp += f" requirements {hashlib.sha256(AGENT_REQUIREMENTS.read_bytes()).hexdigest()[:16]}"
+    return stamp + "\n"
 
 
 def ensure(name):

@@ -169,7 +169,20 @@ class Fff:
         return len(records), len({r[0] for r in records})
 
     def grep(self, literal, limit):
-        return self._records(self.finder.grep(literal, mode="plain", smart_case=False, page_limit=limit))
+        return self.grep_patterns([literal], limit)
+
+    def grep_patterns(self, patterns, limit, regex=False, ignore_case=False):
+        """Lines matching any of the patterns (`multi_grep` for several; fff has no regex OR).
+        fff ignores case only through smart case, so with `ignore_case` the patterns must be in
+        lower case. No limit (None) is a page limit no tree reaches (0 would mean fff's 50)."""
+        if ignore_case and any(p != p.lower() for p in patterns):
+            raise ValueError(f"fff ignores case only for lower-case patterns: {patterns}")
+        options = {"mode": "regex" if regex else "plain", "smart_case": ignore_case, "page_limit": limit or 2**31}
+        if len(patterns) == 1:
+            return self._records(self.finder.grep(patterns[0], **options))
+        if regex:
+            raise ValueError("fff's multi_grep takes literals only")
+        return self._records(self.finder.multi_grep(patterns, **options))
 
     def grep_any(self, literals, limit):
         return self._records(self.finder.multi_grep(literals, mode="plain", smart_case=False, page_limit=limit))
@@ -214,7 +227,17 @@ class Fsnative:
         return len(records), len(result.files)
 
     def grep(self, literal, limit):
-        return self._records(self.sandbox.grep(literal, fixed_strings=True, limit=limit))
+        return self.grep_patterns([literal], limit)
+
+    def grep_patterns(self, patterns, limit, regex=False, ignore_case=False):
+        """Lines matching any of the patterns (several patterns: `rg -e A -e B`); None: no limit."""
+        result = self.sandbox.grep(
+            patterns[0] if len(patterns) == 1 else patterns,
+            fixed_strings=not regex,
+            case_mode="insensitive" if ignore_case else "sensitive",
+            limit=limit,
+        )
+        return self._records(result)
 
     def grep_any(self, literals, limit):
         return self._records(self.sandbox.grep("|".join(map(re.escape, literals)), limit=limit))

@@ -4,6 +4,8 @@
 #                            (and index.md + index.svg: the warm index against fff, index_bench.py;
 #                            find.md + find.svg: fuzzy find against fff, find_bench.py)
 #   ./bench/run.sh --smoke   the same scripts on the small tree, 2 rounds: keeps the harness from rotting
+#   ./bench/run.sh --agent   only agent_bench.py (the queries agents send, against fff) with dist/'s wheel;
+#                            BENCH_AGENT_TREES="agent medium large" picks the trees (default: all three)
 #   ./bench/run.sh --peers [--smoke]   only install the peers (make test does it while other parts run)
 # Peers come pinned from PyPI (bench/requirements.txt, into bench/.venv with fsnative's wheel from
 # dist/, which `make dist` makes) and npm (bench/node/package-lock.json); fsnative for Node is
@@ -18,16 +20,18 @@ repo="$(dirname "$bench")"
 pip_quiet=(--quiet --disable-pip-version-check)
 
 usage() {
-    echo "usage: $0 [--smoke] [--peers]" >&2
+    echo "usage: $0 [--smoke] [--peers] [--agent]" >&2
     exit 2
 }
 
 export BENCH_SMOKE=0
 peers_only=0
+agent_only=0
 for arg in "$@"; do
     case "$arg" in
     --smoke) BENCH_SMOKE=1 ;;
     --peers) peers_only=1 ;;
+    --agent) agent_only=1 ;;
     *) usage ;;
     esac
 done
@@ -60,6 +64,11 @@ install_peers
 wheels=("$repo"/dist/fsnative-*.whl)
 [[ -f "${wheels[0]}" ]] || { echo "no wheel in $repo/dist: run make dist first" >&2; exit 1; }
 "$venv/bin/python" -m pip install "${pip_quiet[@]}" --force-reinstall --no-deps "${wheels[0]}"
+if [[ "$agent_only" == 1 ]]; then
+    # shellcheck disable=SC2086  # tree names, none with a space
+    (cd "$bench" && "$venv/bin/python" agent_bench.py ${BENCH_AGENT_TREES:+--trees $BENCH_AGENT_TREES})
+    exit
+fi
 echo "building fsnative for Node and the fsgrep example (release)" >&2
 node "$repo/npm/scripts/build.js"
 cargo build --quiet --release --locked -p fsnative --features mimalloc --example fsgrep --manifest-path "$repo/Cargo.toml"
@@ -75,7 +84,7 @@ cd "$bench"
 if [[ "$BENCH_SMOKE" == 1 ]]; then
     python corpora.py small email
 else
-    python corpora.py small medium large email
+    python corpora.py small medium large email agent
 fi
 rm -rf "$bench/results/raw$([[ "$BENCH_SMOKE" == 1 ]] && echo -smoke)"
 python grep_python.py
@@ -87,5 +96,6 @@ python glob_python.py
 node node/glob.mjs
 python memory.py
 python index_bench.py
+python agent_bench.py
 python find_bench.py
 python report.py
