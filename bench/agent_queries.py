@@ -160,15 +160,17 @@ def draw_no_match(cls, make, words, rng, count, matches_anywhere):
 
 
 def draw_glob(words, rng, count):
-    """`**/PREFIX*.py` (PREFIX: a `.py` file's name up to its first `_`) and `**/DIR/*.py` (DIR:
-    a directory holding `.py` files), alternating."""
-    sources = [path for path in words.files if path.suffix == ".py"]
+    """`**/*TAIL` (TAIL: a file's name from its last `_`, or all of it) and `**/DIR/**/*.EXT` (DIR:
+    the directory of a file, EXT: its extension), alternating, from files drawn at random. Both
+    forms mean the same whether `*` crosses `/` (fff) or not (fsnative, as git and rg)."""
     globs = []
-    for path in rng.sample(sources, len(sources)):
+    for path in rng.sample(words.files, len(words.files)):
+        if not path.suffix or path.stem.endswith("_"):  # `__init__.py` would give `**/*_.py`
+            continue
         if len(globs) % 2 == 0:
-            pattern = f"**/{path.stem.split('_')[0] or path.stem}*.py"
+            pattern = f"**/*{path.name[path.name.rfind('_') :] if '_' in path.stem else path.name}"
         elif path.parent.name:
-            pattern = f"**/{path.parent.name}/*.py"
+            pattern = f"**/{path.parent.name}/**/*{path.suffix}"
         else:
             continue
         if pattern not in globs:
