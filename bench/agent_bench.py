@@ -20,6 +20,7 @@ and no instance slower than fff.
 
     python agent_bench.py                    agent, medium and large (smoke: small), then the report
     python agent_bench.py --trees agent      one tree (the report keeps the other trees' figures)
+    python agent_bench.py --reps 45          more measured rounds per query, for less noise
     python agent_bench.py --report           rewrite results/agent.md from results/agent.json
 """
 
@@ -89,8 +90,8 @@ def ready_tools(names, tree, root):
     return tools
 
 
-def measure_tree(names, tree):
-    """Draws, checks and times every query on one tree: its raw record."""
+def measure_tree(names, tree, reps):
+    """Draws, checks and times every query on one tree (`reps` measured rounds): its raw record."""
     corpora.ensure(tree)
     root = index_tree(tree)
     load_before = os.getloadavg()[0]
@@ -102,7 +103,7 @@ def measure_tree(names, tree):
             for query in instances:
                 answers, problem = check(tools, query)
                 impls = {tool.name: (lambda t=tool, q=query: run_query(t, q)) for tool in tools}
-                runs = interleaved(impls, warmup=CALL_WARMUP, reps=CALL_REPS)
+                runs = interleaved(impls, warmup=CALL_WARMUP, reps=reps)
                 results.append({**query, "answers": answers, "problem": problem, "runs": runs})
                 print(
                     f"{SUITE:6} {tree:6} {cls:16} "
@@ -123,6 +124,7 @@ def measure_tree(names, tree):
         "versions": ", ".join(f"{n} {installed_version(n)}" for n in ("fsnative", "fff-search")),
         "fsnative_source": fsnative_source(),
         "load": [load_before, os.getloadavg()[0]],
+        "rounds": f"{CALL_WARMUP} warm-up and {reps} measured",
         "status": status,
         "queries": results,
     }
@@ -201,15 +203,15 @@ def write_report(data):
         "A load average above the CPU count (given for each tree below) makes the figures noisy.",
         "",
         f"- {report.machine()}; Python {platform.python_version()}",
-        f"- {CALL_WARMUP} warm-up and {CALL_REPS} measured rounds per query; grep limit {agent_queries.LIMIT}, "
-        f"glob limit {agent_queries.GLOB_LIMIT}; rare: an instance matching in at most {RARE_FILES} files",
+        f"- grep limit {agent_queries.LIMIT}, glob limit {agent_queries.GLOB_LIMIT}; rare: an instance matching in at most {RARE_FILES} files",
     ]
     if data.get("fsnative_pending"):
         lines.append(f"- **fsnative's side not run**: {data['fsnative_pending']}")
     for tree, record in data["trees"].items():
         lines.append(
             f"- {tree}: {record['files']} searchable files ({record['root']}); measured {record['measured']} with "
-            f"{record['versions']}, fsnative built from {record['fsnative_source']}; load average "
+            f"{record['versions']}, fsnative built from {record['fsnative_source']}; {record['rounds']} rounds per "
+            f"query; load average "
             f"{record['load'][0]:.2f} before, {record['load'][1]:.2f} after; indexed files: "
             + ", ".join(f"{n} {s.get('files')}" for n, s in record["status"].items())
         )
@@ -273,6 +275,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tools", nargs="+", choices=list(TOOLS), default=list(TOOLS))
     parser.add_argument("--trees", nargs="+", default=["small"] if SMOKE else ["agent", "medium", "large"])
+    parser.add_argument("--reps", type=int, default=CALL_REPS, help="measured rounds per query (more: less noise)")
     parser.add_argument("--report", action="store_true", help="only rewrite the report from the raw results")
     args = parser.parse_args()
     data = json.loads(raw_path().read_text()) if raw_path().exists() else {"trees": {}}
@@ -282,7 +285,7 @@ def main():
             print(f"agent_bench: fsnative's side skipped: {data['fsnative_pending']}", file=sys.stderr)
             args.tools = [name for name in args.tools if name != "fsnative"]
         for tree in args.trees:
-            data["trees"][tree] = measure_tree(args.tools, tree)
+            data["trees"][tree] = measure_tree(args.tools, tree, args.reps)
             results_dir().mkdir(parents=True, exist_ok=True)
             raw_path().write_text(json.dumps(data, indent=1))
     write_report(data)
