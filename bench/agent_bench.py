@@ -185,6 +185,11 @@ def installed_version(name):
         return "not installed"
 
 
+def cell_text(text):
+    """Text for a table cell: a `|` (the literals OR-ed) would end the cell, even in a code span."""
+    return text.replace("|", "\\|")
+
+
 def fmt(ms):
     return f"{ms:.3f} ms" if ms < 1 else f"{ms:.2f} ms" if ms < 100 else f"{ms:.0f} ms"
 
@@ -239,7 +244,7 @@ def write_report(data):
                 medians = {n: statistics.median(r["samples"]) for n, r in result["runs"].items()}
                 answers = ", ".join(f"{n} {m} / {f}" for n, (m, f) in result["answers"].items())
                 details.append(
-                    f"| {tree} | {cls} | `{result['text']}` | "
+                    f"| {tree} | {cls} | `{cell_text(result['text'])}` | "
                     + " | ".join(fmt(medians[n]) if n in medians else "–" for n in ("fsnative", "fff"))
                     + f" | {f'{ratio:.2f}×' if ratio else '–'} | {'rare (≥ 5×)' if rare else ''} | {answers} | "
                     + f"{result['problem']} |"
