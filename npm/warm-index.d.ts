@@ -61,8 +61,12 @@ export interface IndexStatus {
   searches: number;
   /** Why the index failed, or null. */
   error: string | null;
-  /** With `persist`: `'loaded'`, or `'rebuilt: '` and why the store was not used; null without. */
-  store: string | null;
+  /**
+   * With `persist`: how the index started, `{ outcome: 'loaded' }` (from the store, checked
+   * against the tree) or `{ outcome: 'rebuilt', reason }` (why the store was not used); null
+   * without.
+   */
+  store: { outcome: 'loaded' } | { outcome: 'rebuilt'; reason: string } | null;
   /** Why the last write of the store failed (the store on disk is the one before), or null. */
   storeError: string | null;
   /** Size in bytes of the store last loaded or written. */

@@ -29,6 +29,17 @@ _PlainData: TypeAlias = dict[str, Any]
 _IndexState: TypeAlias = Literal["building", "ready", "failed", "closed"]
 _Watching: TypeAlias = Literal["live", "partial", "off"]
 
+class _StoreLoaded(TypedDict):
+    """``IndexStatus.store`` when the index started from its store."""
+
+    outcome: Literal["loaded"]
+
+class _StoreRebuilt(TypedDict):
+    """``IndexStatus.store`` when the store was not used: ``reason`` says why."""
+
+    outcome: Literal["rebuilt"]
+    reason: str
+
 class _RgOptions(TypedDict, total=False):
     """The options of ripgrep's output formats (``GrepResult.render``)."""
 
@@ -357,10 +368,11 @@ class IndexStatus(_Record):
     error: Final[str | None]
     """Why the index failed, or None."""
 
-    store: Final[str | None]
-    """With ``persist``: ``"loaded"`` (the store was loaded and checked against the tree), or
-    ``"rebuilt: "`` and why the store was not used (none yet, truncated, corrupt, another
-    version, other roots or options); None without ``persist``."""
+    store: Final[_StoreLoaded | _StoreRebuilt | None]
+    """With ``persist``: how the index started: ``{"outcome": "loaded"}`` (the store was
+    loaded and checked against the tree) or ``{"outcome": "rebuilt", "reason": ...}`` (why the
+    store was not used: none yet, truncated, corrupt, another version, other roots or
+    options); None without ``persist``."""
 
     store_error: Final[str | None]
     """Why the last write of the store failed (the store on disk is the one before), or None."""

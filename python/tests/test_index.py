@@ -165,7 +165,7 @@ def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: 
     (root / "sub" / "b.txt").write_text("beta common\n", encoding="utf-8")
     with indexed(root, IndexOptions(persist=store)) as first:
         status = first.index_status()
-        assert status is not None and status.store == "rebuilt: no store yet"
+        assert status is not None and status.store == {"outcome": "rebuilt", "reason": "no store yet"}
     status = first.index_status()
     assert status is not None and status.store_error is None
     (root / "sub" / "b.txt").write_text("beta changed_while_down\n", encoding="utf-8")
@@ -174,7 +174,7 @@ def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: 
     with indexed(root, {"persist": str(store)}) as second:
         status = second.index_status()
         assert status is not None
-        assert status.store == "loaded", status.to_dict()
+        assert status.store == {"outcome": "loaded"}, status.to_dict()
         assert status.store_bytes > 0 and status.store_changes > 0
         found = second.grep("changed_while_down")
         assert [file.relative_path for file in found.files] == ["new.txt", "sub/b.txt"]

@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use fsnative::host::OptionsOf;
 use fsnative::render;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -46,7 +47,7 @@ view! {
     /// one), options `query` and `path`.
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='fff', **options)")]
     fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
-        let format = render_format(py, "render_find", format, options, render::FindFormat::from_options)?;
+        let format = render_format(py, OptionsOf::RenderFind, format, options, render::FindFormat::from_options)?;
         Ok(render::render_find(&self.result, &format))
     }
 

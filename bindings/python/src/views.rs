@@ -14,6 +14,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use fsnative::host::OptionsOf;
 use fsnative::render;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -57,6 +58,13 @@ macro_rules! named_attributes {
             }
         }
     )+};
+}
+
+/// How an index with a store started: the dict of its serde shape.
+impl Attribute for fsnative::StoreStart {
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::plain_data::to_dict(py, self)
+    }
 }
 
 named_attributes!(fsnative::Truncation, fsnative::OutputMode, fsnative::IndexState, fsnative::Watching);
@@ -181,7 +189,7 @@ view! {
     // shows that default (a `str` default needs CPython 3.10's limited API).
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='standard', **options)")]
     fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
-        let format = render_format(py, "render", format, options, render::Format::from_options)?;
+        let format = render_format(py, OptionsOf::Render, format, options, render::Format::from_options)?;
         run_detached(py, || Ok(render::render(&self.result, &format)))
     }
 
@@ -194,7 +202,7 @@ view! {
         format: Option<Arg>,
         options: Option<Kwargs>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let format = render_format(py, "render_bytes", format, options, render::Format::from_options)?;
+        let format = render_format(py, OptionsOf::Render, format, options, render::Format::from_options)?;
         let bytes = run_detached(py, || Ok(render::render_bytes(&self.result, &format)))?;
         Ok(PyBytes::new(py, &bytes))
     }
@@ -479,7 +487,8 @@ view! {
         searches,
         /// Why the index failed, or None.
         error,
-        /// With `persist`: `"loaded"`, or `"rebuilt: "` and why the store was not used.
+        /// With `persist`: how the index started, `{"outcome": "loaded"}` or
+        /// `{"outcome": "rebuilt", "reason": …}`; None without.
         store,
         /// Why the last write of the store failed, or None.
         store_error,
