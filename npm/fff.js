@@ -11,8 +11,13 @@ const native = require('./lib/native');
 
 /** The tools (names, descriptions, arguments) and limits, from the core (`render::fff::tools`). */
 const CATALOG = JSON.parse(native.fffCatalog());
-const { findLimit: FIND_LIMIT, grepLimit: GREP_LIMIT, maxFilesize: MAX_FILESIZE, matchesPerFile: MATCHES_PER_FILE, maxLineBytes: MAX_LINE_BYTES } =
-  CATALOG.limits;
+const {
+  findLimit: FIND_LIMIT,
+  grepLimit: GREP_LIMIT,
+  maxFilesize: MAX_FILESIZE,
+  matchesPerFile: MATCHES_PER_FILE,
+  maxLineBytes: MAX_LINE_BYTES,
+} = CATALOG.limits;
 
 /**
  * Terraphim's three FFF tools over one sandbox: call them, or `register` them on an MCP server.

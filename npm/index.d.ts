@@ -122,7 +122,7 @@ export type Intent =
   /** The path may not exist yet; its nearest existing ancestor must be inside. */
   | 'write';
 
-/** Options of {@link Sandbox.validatePath}. */
+/** Options of {@link Sandbox.validate}. */
 export interface ValidateOptions {
   /** Default `'read'`. */
   intent?: Intent;
@@ -571,7 +571,17 @@ export class Sandbox {
    * resolve against the first root; `~` and `~/x` expand to the current home.
    * @throws {FsnativeError} `OUTSIDE_SANDBOX`, `NOT_FOUND`, `INVALID_PATH`, `SYMLINK_LOOP`, …
    */
+  validate(path: PathInput, options?: ValidateOptions): FsPath;
+
+  /** @deprecated The former name of {@link Sandbox.validate} (its name in every language); warns once. */
   validatePath(path: PathInput, options?: ValidateOptions): FsPath;
+
+  /**
+   * One call of the FFF drop-in's `tool` with Terraphim's arguments; resolves with its text,
+   * one line per MCP text block. `fsnative/fff` calls it; the core holds the tools' defaults
+   * and limits.
+   */
+  fffTool(tool: 'find_files' | 'grep' | 'multi_grep', args: Record<string, unknown> & Cancellable): Promise<string>;
 
   /** Searches file contents, like `rg`. */
   grep(options: GrepOptions & Cancellable): Promise<GrepResult>;

@@ -15,9 +15,13 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 import { FsnativeError, Sandbox } from 'fsnative';
+import { FffTools } from 'fsnative/fff';
 import native from '../lib/native.js';
+
 import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validation.mjs';
 
+/** An FFF tool's `next_cursor: TOKEN` line as the vectors read it (the token names the fixture). */
+const FFF_CURSOR = 'next_cursor: CURSOR';
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 const RUNNING_AS_ROOT = process.geteuid() === 0;
 /** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
@@ -136,7 +140,12 @@ async function operation(vector, sandbox, args) {
     case 'validate': {
       const target = typeof args.path === 'string' ? args.path : '';
       const intent = args.intent === 'write' ? 'write' : 'read';
-      return { path: sandbox.validatePath(target, { intent }) };
+      return { path: sandbox.validate(target, { intent }) };
+    }
+    case 'fff_tool': {
+      // The adapter's method of that name (findFiles, grep, multiGrep), with the arguments.
+      const lines = await new FffTools(sandbox)[native.snakeToCamel(args.tool)](args.arguments);
+      return { lines: lines.map((line) => (line.startsWith('next_cursor: ') ? FFF_CURSOR : line)) };
     }
     case 'glob':
       return sandbox.glob(camelCaseKeys(args));

@@ -9,7 +9,7 @@ descriptions from the live signatures of the nested tool functions.
 """
 
 import functools
-from typing import TYPE_CHECKING, Annotated, Any, Callable, Dict, List, Literal, Optional, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Dict, List, Literal, Optional, Tuple, TypeVar
 
 from mcp.server.fastmcp import FastMCP
 from mcp.server.fastmcp.exceptions import ToolError
@@ -40,9 +40,13 @@ def _about(tool: str, name: str) -> Any:
     return Field(description=_argument(tool, name)["description"])
 
 
-def _default(tool: str, name: str) -> Any:
-    """The default of ``tool``'s argument ``name``, as its input schema shows it."""
-    return _argument(tool, name)["default"]
+_DEFAULTS: Dict[Tuple[str, str], Any] = {
+    (tool, argument["name"]): argument["default"] for tool in _TOOLS for argument in _TOOLS[tool]["arguments"]
+}
+"""The default of each tool's argument, as its input schema shows it."""
+
+_Cursor = Optional[str]
+"""A page's cursor, or None for the first page."""
 
 
 def register(server: FastMCP, prefix: str, call: "Callable[..., List[str]]") -> None:
@@ -53,29 +57,29 @@ def register(server: FastMCP, prefix: str, call: "Callable[..., List[str]]") -> 
     @_reported
     def find_files(
         query: Annotated[str, _about("find_files", "query")],
-        path: Annotated[str, _about("find_files", "path")] = _default("find_files", "path"),
-        limit: Annotated[int, _about("find_files", "limit")] = _default("find_files", "limit"),
+        path: Annotated[str, _about("find_files", "path")] = _DEFAULTS["find_files", "path"],
+        limit: Annotated[int, _about("find_files", "limit")] = _DEFAULTS["find_files", "limit"],
     ) -> List[str]:
         return call("find_files", query=query, path=path, limit=limit)
 
     @_reported
     def grep(
         query: Annotated[str, _about("grep", "query")],
-        path: Annotated[str, _about("grep", "path")] = _default("grep", "path"),
-        limit: Annotated[int, _about("grep", "limit")] = _default("grep", "limit"),
-        output_mode: Annotated[Mode, _about("grep", "output_mode")] = _default("grep", "output_mode"),
-        cursor: Annotated[Optional[str], _about("grep", "cursor")] = None,
+        path: Annotated[str, _about("grep", "path")] = _DEFAULTS["grep", "path"],
+        limit: Annotated[int, _about("grep", "limit")] = _DEFAULTS["grep", "limit"],
+        output_mode: Annotated[Mode, _about("grep", "output_mode")] = _DEFAULTS["grep", "output_mode"],
+        cursor: Annotated[_Cursor, _about("grep", "cursor")] = None,
     ) -> List[str]:
         return call("grep", query=query, path=path, limit=limit, output_mode=output_mode, cursor=cursor)
 
     @_reported
     def multi_grep(
         patterns: Annotated[List[str], _about("multi_grep", "patterns")],
-        path: Annotated[str, _about("multi_grep", "path")] = _default("multi_grep", "path"),
-        constraints: Annotated[str, _about("multi_grep", "constraints")] = _default("multi_grep", "constraints"),
-        limit: Annotated[int, _about("multi_grep", "limit")] = _default("multi_grep", "limit"),
-        output_mode: Annotated[Mode, _about("multi_grep", "output_mode")] = _default("multi_grep", "output_mode"),
-        cursor: Annotated[Optional[str], _about("multi_grep", "cursor")] = None,
+        path: Annotated[str, _about("multi_grep", "path")] = _DEFAULTS["multi_grep", "path"],
+        constraints: Annotated[str, _about("multi_grep", "constraints")] = _DEFAULTS["multi_grep", "constraints"],
+        limit: Annotated[int, _about("multi_grep", "limit")] = _DEFAULTS["multi_grep", "limit"],
+        output_mode: Annotated[Mode, _about("multi_grep", "output_mode")] = _DEFAULTS["multi_grep", "output_mode"],
+        cursor: Annotated[_Cursor, _about("multi_grep", "cursor")] = None,
     ) -> List[str]:
         arguments = {"path": path, "constraints": constraints, "limit": limit, "output_mode": output_mode}
         return call("multi_grep", patterns=patterns, cursor=cursor, **arguments)

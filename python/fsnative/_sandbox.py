@@ -84,9 +84,7 @@ class Sandbox(_fsnative.Sandbox):
 
     def validate_path(self, path: _FsPath, intent: Literal["read", "write"] = "read") -> str:
         """Deprecated: the former name of :meth:`validate`, its name in every language."""
-        warnings.warn(
-            "Sandbox.validate_path() is deprecated: use Sandbox.validate()", DeprecationWarning, stacklevel=2
-        )
+        warnings.warn("Sandbox.validate_path() is deprecated: use Sandbox.validate()", DeprecationWarning, stacklevel=2)
         return self.validate(path, intent)
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)

@@ -174,7 +174,7 @@ class GrepResult(_Record):
         patterns: str | Sequence[str] | None = None,
     ) -> str:
         """The result as Terraphim's FFF ``grep`` and ``multi_grep`` tools print it (what
-        :mod:`fsnative.fff_tools` answers), each line ending in a newline.
+        :mod:`fsnative.fff` answers), each line ending in a newline.
 
         Args:
             path: The tool's ``path`` argument as given, quoted in the header.
@@ -276,7 +276,7 @@ class FindResult(_Page[FindEntry, FindStats]):
 
     def render(self, format: Literal["fff"] = "fff", *, query: str = "", path: str = ".") -> str:
         """The result as Terraphim's FFF ``find_files`` tool prints it (what
-        :mod:`fsnative.fff_tools` answers), each line ending in a newline: ``query`` and
+        :mod:`fsnative.fff` answers), each line ending in a newline: ``query`` and
         ``path`` (the tool's arguments as given) are quoted in its header."""
 
 @final

@@ -35,9 +35,9 @@ from fsnative import (
 
 def synchronous(sandbox: Sandbox) -> None:
     assert_type(sandbox.roots, list[str])
-    assert_type(sandbox.validate_path("src/a.py", intent="read"), str)
-    assert_type(sandbox.validate_path(Path("x"), intent="write"), str)
-    assert_type(sandbox.validate_path(b"x"), str)
+    assert_type(sandbox.validate("src/a.py", intent="read"), str)
+    assert_type(sandbox.validate(Path("x"), intent="write"), str)
+    assert_type(sandbox.validate(b"x"), str)
 
     found = sandbox.grep("TODO", path="src", context=2, globs=["*.py"], limit=100)
     assert_type(found, GrepResult)
@@ -111,7 +111,7 @@ def synchronous(sandbox: Sandbox) -> None:
 def indexed(root: Path) -> None:
     with Sandbox([root], index=True) as sandbox:
         assert_type(sandbox, Sandbox)
-        assert_type(sandbox.wait_for_index(timeout=30), bool)
+        assert_type(sandbox.wait_for_index(timeout_ms=30_000), bool)
         assert_type(sandbox.wait_for_index(), bool)
         status = sandbox.index_status()
         assert_type(status, IndexStatus | None)

@@ -67,5 +67,6 @@ pub fn unconvertible(env: napi::Env, operation: String, key: String, got: String
 /// (the core's `render::fff::tools::catalog`), which `fsnative/fff` registers and exports.
 #[napi_derive::napi(js_name = "fffCatalog")]
 pub fn fff_catalog() -> napi::Result<String> {
-    output::camel_case_json(&fsnative::render::fff::tools::catalog()).map_err(|error| napi::Error::from_reason(error.message().to_owned()))
+    output::camel_case_json(&fsnative::render::fff::tools::catalog())
+        .map_err(|error| napi::Error::from_reason(error.message().to_owned()))
 }

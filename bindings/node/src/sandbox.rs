@@ -243,7 +243,10 @@ impl NativeSandbox {
                 fsnative::Error::new(fsnative::ErrorCode::InvalidArgument, format!("no FFF tool `{tool}`"))
             })?;
             let arguments: Options = serde_json::from_str(&arguments).map_err(|err| {
-                fsnative::Error::new(fsnative::ErrorCode::Internal, format!("arguments are not the JSON of an object: {err}"))
+                fsnative::Error::new(
+                    fsnative::ErrorCode::Internal,
+                    format!("arguments are not the JSON of an object: {err}"),
+                )
             })?;
             Ok(Operation::FffTool(tool, arguments))
         })?;

@@ -58,7 +58,12 @@ impl Sandbox {
     /// without an index, or when it failed or was closed. Ctrl-C stops the wait on the main
     /// thread. `timeout` (seconds, by position or keyword) is the deprecated former argument.
     #[pyo3(signature = (timeout = None, *, timeout_ms = None))]
-    fn wait_for_index(&self, py: Python<'_>, timeout: Option<f64>, timeout_ms: Option<f64>) -> PyResult<bool> {
+    fn wait_for_index(
+        &self,
+        py: Python<'_>,
+        timeout: Option<f64>,
+        timeout_ms: Option<f64>,
+    ) -> PyResult<bool> {
         let timeout = match (timeout, timeout_ms) {
             (Some(_), Some(_)) => {
                 return Err(PyTypeError::new_err("wait_for_index() takes `timeout_ms` or the deprecated `timeout`, not both"))
@@ -147,7 +152,8 @@ impl Sandbox {
         intent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyString>> {
         let path = fs_path(OptionsOf::Validate.name(), "path", path)?;
-        let intent = build(py, &collect(OptionsOf::Validate, &[("intent", intent)], None)?, Intent::from_options)?;
+        let intent =
+            build(py, &collect(OptionsOf::Validate, &[("intent", intent)], None)?, Intent::from_options)?;
         let valid = run_detached(py, || self.sandbox.validate(&path, intent))?;
         Ok(path_str(py, &valid))
     }
@@ -161,8 +167,11 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GrepResult> {
-        let request =
-            build(py, &collect(OptionsOf::Grep, &[("patterns", patterns)], options)?, GrepRequest::from_options)?;
+        let request = build(
+            py,
+            &collect(OptionsOf::Grep, &[("patterns", patterns)], options)?,
+            GrepRequest::from_options,
+        )?;
         let cancel = cancel_token("grep", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.grep_cancellable(&request, token))?;
         Ok(GrepResult::new(result))
@@ -178,8 +187,11 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GlobResult> {
-        let request =
-            build(py, &collect(OptionsOf::Glob, &[("patterns", patterns)], options)?, GlobRequest::from_options)?;
+        let request = build(
+            py,
+            &collect(OptionsOf::Glob, &[("patterns", patterns)], options)?,
+            GlobRequest::from_options,
+        )?;
         let cancel = cancel_token("glob", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.glob_cancellable(&request, token))?;
         Ok(GlobResult::new(result))
@@ -195,7 +207,8 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<FindResult> {
-        let request = build(py, &collect(OptionsOf::Find, &[("query", query)], options)?, FindRequest::from_options)?;
+        let request =
+            build(py, &collect(OptionsOf::Find, &[("query", query)], options)?, FindRequest::from_options)?;
         let cancel = cancel_token("find", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.find_cancellable(&request, token))?;
         Ok(FindResult::new(result))
@@ -213,7 +226,8 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
         let tool = FffTool::from_name(tool).ok_or_else(|| {
-            let error = fsnative::Error::new(fsnative::ErrorCode::InvalidArgument, format!("no FFF tool `{tool}`"));
+            let error =
+                fsnative::Error::new(fsnative::ErrorCode::InvalidArgument, format!("no FFF tool `{tool}`"));
             to_py_err(py, &error)
         })?;
         let arguments: Options = collect(OptionsOf::FffTool, &[], Some(arguments))?;

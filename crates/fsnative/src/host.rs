@@ -5,9 +5,9 @@
 //! docs; it may change in any release.
 
 pub use crate::error::catch_panic;
-pub use crate::options::index::wait_timeout;
 pub use crate::options::host_values::{
     camel_to_snake, snake_to_camel, unconvertible, OptionsOf, MAX_VALUE_DEPTH,
 };
+pub use crate::options::index::wait_timeout;
 pub use crate::pool::{run_in_background, BACKGROUND_CALLS};
 pub use crate::roots::is_path_within;

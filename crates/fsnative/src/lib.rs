@@ -92,8 +92,8 @@ pub use error::{Error, ErrorCode, Result};
 pub use find::FRECENCY_POINTS;
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
 pub use index::{
-    IndexOptions, IndexState, IndexStatus, StoreStart, Watching, DEFAULT_CACHE_MEMORY, DEFAULT_INDEX_MAX_FILES,
-    DEFAULT_INDEX_MAX_MEMORY,
+    IndexOptions, IndexState, IndexStatus, StoreStart, Watching, DEFAULT_CACHE_MEMORY,
+    DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
 };
 pub use rank::{
     BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, FrecencyStatus, PathBoost, Thesaurus,

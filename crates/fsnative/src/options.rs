@@ -151,8 +151,9 @@ impl Intent {
                 return Err(unknown(OptionsOf::Validate.name(), key, &["intent"], style));
             }
             if !value.is_null() {
-                intent = Intent::accept(value)
-                    .ok_or_else(|| rejected(OptionsOf::Validate.name(), key, style, &Intent::accepts(), value))?;
+                intent = Intent::accept(value).ok_or_else(|| {
+                    rejected(OptionsOf::Validate.name(), key, style, &Intent::accepts(), value)
+                })?;
             }
         }
         Ok(intent)

@@ -299,7 +299,10 @@ fn a_store_of_other_roots_or_options_is_not_used() {
     cycle(&fixture, options(&fixture.store));
     let fewer = IndexOptions { max_files: 10_000, ..options(&fixture.store) };
     let status = cycle(&fixture, fewer.clone());
-    assert_eq!(status.store, Some(StoreStart::Rebuilt { reason: "built with other index options".to_owned() }));
+    assert_eq!(
+        status.store,
+        Some(StoreStart::Rebuilt { reason: "built with other index options".to_owned() })
+    );
     let other = fixture.outside.join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("o.txt"), "other\n").unwrap();

@@ -131,7 +131,10 @@ fn child_on_a_full_file_system() {
     assert!(torn > 0 && torn < big.len() as u64, "{torn} of {} bytes", big.len());
     let (sandbox, status) = started(&root, &store);
     let said = status.store;
-    assert!(matches!(&said, Some(StoreStart::Rebuilt { reason }) if reason.starts_with("truncated")), "{said:?}");
+    assert!(
+        matches!(&said, Some(StoreStart::Rebuilt { reason }) if reason.starts_with("truncated")),
+        "{said:?}"
+    );
     assert_same(&sandbox, &plain, "full_disk_token", "rebuilt from a torn store");
     assert!(store_error(&sandbox).contains("No space left"));
     sandbox.close();

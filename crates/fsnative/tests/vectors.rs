@@ -228,7 +228,9 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
         "path_within" => {
             let dirs = args["dirs"].as_array().ok_or("BAD_VECTOR: `dirs` is a list")?;
             let dirs: Vec<&str> = dirs.iter().map(|d| d.as_str().unwrap_or("")).collect();
-            Ok(json!({ "within": fsnative::host::is_path_within(args["path"].as_str().unwrap_or(""), &dirs) }))
+            Ok(
+                json!({ "within": fsnative::host::is_path_within(args["path"].as_str().unwrap_or(""), &dirs) }),
+            )
         }
         "validate" => {
             let mut options = options_of(args)?;
@@ -238,7 +240,8 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
             sandbox.validate(path, intent).map(|p| json!({ "path": p })).map_err(code)
         }
         "fff_tool" => {
-            let tool = args["tool"].as_str().and_then(FffTool::from_name).ok_or("BAD_VECTOR: no FFF `tool`")?;
+            let tool =
+                args["tool"].as_str().and_then(FffTool::from_name).ok_or("BAD_VECTOR: no FFF `tool`")?;
             let arguments = options_of(args["arguments"].take())?;
             let text = fff::tools::run(&sandbox, tool, &arguments, &CancelToken::new()).map_err(code)?;
             // One MCP text block per line, as the adapters split it; a cursor (which names the

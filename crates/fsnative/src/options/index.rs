@@ -303,10 +303,12 @@ mod tests {
 
     #[test]
     fn unconvertible_values_of_index_options_say_what_they_accept() {
-        let error = crate::host::unconvertible(OptionsOf::Sandbox, "index.max_files", KeyStyle::SnakeCase, "a set");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "index.max_files", KeyStyle::SnakeCase, "a set");
         assert_eq!(error.message(), "Sandbox option `index.max_files` must be a positive integer, not a set");
         assert_eq!(error.option(), Some("index.max_files"));
-        let error = crate::host::unconvertible(OptionsOf::Sandbox, "index", KeyStyle::CamelCase, "a function");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "index", KeyStyle::CamelCase, "a function");
         assert_eq!(
             error.message(),
             "Sandbox option `index` must be a boolean or an object of index options, not a function"

@@ -306,12 +306,14 @@ mod tests {
 
     #[test]
     fn unconvertible_values_say_what_each_option_accepts() {
-        let error = crate::host::unconvertible(OptionsOf::Sandbox, "maxBoost", KeyStyle::CamelCase, "a float");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "maxBoost", KeyStyle::CamelCase, "a float");
         assert_eq!(
             error.message(),
             "Sandbox option `maxBoost` must be an integer from 0 to 4294967295, not a float"
         );
-        let error = crate::host::unconvertible(OptionsOf::Sandbox, "frecency.profile", KeyStyle::SnakeCase, "a set");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "frecency.profile", KeyStyle::SnakeCase, "a set");
         assert_eq!(
             error.message(),
             "Sandbox option `frecency.profile` must be \"normal\" or \"ai\", not a set"

@@ -217,11 +217,15 @@ pub fn call(tool: FffTool, arguments: &Options, frecency: bool) -> Result<FffCal
             return Err(Error::new(ErrorCode::InvalidOption, message).with_option(key));
         }
     }
-    if let Some(missing) = spec.arguments.iter().find(|argument| argument.required && given(argument.name).is_none()) {
+    if let Some(missing) =
+        spec.arguments.iter().find(|argument| argument.required && given(argument.name).is_none())
+    {
         let message = format!("{} needs argument `{}`", tool.name(), missing.name);
         return Err(Error::new(ErrorCode::InvalidOption, message).with_option(missing.name));
     }
-    let default = |name: &str| spec.arguments.iter().find(|a| a.name == name).map_or(Value::Null, |a| a.default.clone());
+    let default = |name: &str| {
+        spec.arguments.iter().find(|a| a.name == name).map_or(Value::Null, |a| a.default.clone())
+    };
     let path = given("path").cloned().unwrap_or_else(|| default("path"));
     // An empty string, as some clients send for "none", is none.
     let text_or_null = |name: &str| match given(name) {
@@ -385,7 +389,8 @@ mod tests {
 
     #[test]
     fn arguments_are_checked() {
-        let error = call(FffTool::Grep, &options(json!({"query": "x", "constraints": "*.rs"})), false).unwrap_err();
+        let error =
+            call(FffTool::Grep, &options(json!({"query": "x", "constraints": "*.rs"})), false).unwrap_err();
         assert_eq!((error.code(), error.option()), (ErrorCode::InvalidOption, Some("constraints")));
         assert_eq!(error.message(), "unknown grep argument `constraints`");
         let error = call(FffTool::MultiGrep, &options(json!({"patterns": "x"})), false).unwrap_err();
@@ -393,6 +398,9 @@ mod tests {
         let error = call(FffTool::FindFiles, &options(json!({"limit": 3})), false).unwrap_err();
         assert_eq!(error.message(), "find_files needs argument `query`");
         let error = call(FffTool::Grep, &options(json!({"query": "x", "output_mode": "count"})), false);
-        assert_eq!(error.unwrap_err().message(), "grep argument `output_mode` must be one of \"content\", \"files\"");
+        assert_eq!(
+            error.unwrap_err().message(),
+            "grep argument `output_mode` must be one of \"content\", \"files\""
+        );
     }
 }
