@@ -23,9 +23,7 @@ view! {
     /// The answer to `Sandbox.find`: the best matches, best first.
     FindResult over fsnative::FindResult => fsnative::FindResult = |view| &view.result;
     attributes {
-        /// How many files matched in all, also past the limit.
         total,
-        /// Why `entries` is incomplete: `"limit"`, `"timeout"`, `"cancelled"`, or None.
         truncated,
     }
 
@@ -62,23 +60,14 @@ view! {
     /// `filename_bonus`, `exact_bonus`, `path_boost`, `frecency`).
     FindEntry over fsnative::FindResult { index: usize } => fsnative::FindEntry = |view| &view.result.entries[view.index];
     attributes {
-        /// Absolute path (the canonical base joined with `relative_path`).
         path,
-        /// Path relative to the directory searched (`/`-separated): what the query matched.
         relative_path,
-        /// The rank: the sum of the parts. Higher is better.
         score,
-        /// The fuzzy match of the query on the relative path (typos allowed).
         fuzzy,
-        /// The query (after its last `/`) matched inside the file name.
         filename_bonus,
-        /// The query (after its last `/`) is the file name, or the name without its extension.
         exact_bonus,
-        /// The thesaurus concepts the path mentions, times the weight, capped; 0 without one.
         path_boost,
-        /// The file's frecency in points (4 per unit, rounded); 0 without a database.
         frecency,
-        /// Query characters the best alignment left unmatched or matched to another one.
         typos,
     }
 
@@ -92,11 +81,8 @@ view! {
     /// Counters of what a find did.
     FindStats over fsnative::FindResult => fsnative::FindStats = |view| &view.result.stats;
     attributes {
-        /// Files the query was matched against (after `path` and constraints).
         candidates,
-        /// The files came from the warm index (else from a walk).
         indexed,
-        /// Wall-clock time of the call in milliseconds.
         elapsed_ms,
     }
 
