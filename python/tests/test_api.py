@@ -292,3 +292,16 @@ def test_render_and_validate_stub_defaults(sandbox: Sandbox) -> None:
     intent = ast.literal_eval(stub_parameters("validate")["intent"])
     with pytest.raises(fsnative.NotFoundError):
         sandbox.validate("new.txt", intent=intent)
+
+
+def test_fff_tool_takes_terraphims_tools_and_arguments_only(sandbox: Sandbox) -> None:
+    """The FFF drop-in's entry refuses an unknown tool or argument in the core's words."""
+    with pytest.raises(fsnative.InvalidArgumentError, match=r"the tools are find_files, grep and multi_grep$"):
+        sandbox.fff_tool("search", {"query": "foo"})
+    with pytest.raises(fsnative.InvalidOptionError, match=r"^unknown grep argument `constraints`$") as refused:
+        sandbox.fff_tool("grep", {"query": "foo", "constraints": "*.rs"})
+    assert refused.value.option == "constraints"
+    with pytest.raises(fsnative.InvalidOptionError, match=r"^fff_tool option `limit` cannot be set$"):
+        sandbox.fff_tool("grep", {"query": "foo", "limit": {1, 2}})
+    lines = sandbox.fff_tool("grep", {"query": "foo", "output_mode": "files"}).split("\n")
+    assert lines[0].startswith("Found ") and lines[-1] == ""

@@ -239,9 +239,7 @@ impl NativeSandbox {
         cancel: Option<&CancelToken>,
     ) -> Result<Object<'env>> {
         let operation = guarded(env, || {
-            let tool = FffTool::from_name(&tool).ok_or_else(|| {
-                fsnative::Error::new(fsnative::ErrorCode::InvalidArgument, format!("no FFF tool `{tool}`"))
-            })?;
+            let tool = FffTool::named(&tool)?;
             let arguments: Options = serde_json::from_str(&arguments).map_err(|err| {
                 fsnative::Error::new(
                     fsnative::ErrorCode::Internal,

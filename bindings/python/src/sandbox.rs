@@ -225,11 +225,7 @@ impl Sandbox {
         arguments: &Bound<'_, PyDict>,
         cancel: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<String> {
-        let tool = FffTool::from_name(tool).ok_or_else(|| {
-            let error =
-                fsnative::Error::new(fsnative::ErrorCode::InvalidArgument, format!("no FFF tool `{tool}`"));
-            to_py_err(py, &error)
-        })?;
+        let tool = FffTool::named(tool).map_err(|error| to_py_err(py, &error))?;
         let arguments: Options = collect(OptionsOf::FffTool, &[], Some(arguments))?;
         let cancel = cancel_token(OptionsOf::FffTool.name(), cancel)?;
         run_interruptible(py, &cancel, |token| fff_tools::run(&self.sandbox, tool, &arguments, token))

@@ -117,3 +117,16 @@ test('validatePath, the former name of validate, still answers and warns once (D
   assert.equal(ours[0].name, 'DeprecationWarning');
   assert.match(ours[0].message, /use Sandbox\.validate\(\)/);
 });
+
+test("fffTool takes Terraphim's tools and arguments only, in the core's words", async () => {
+  const sandbox = new Sandbox([root]);
+  await assert.rejects(sandbox.fffTool('search', {}), (err) => err.code === 'INVALID_ARGUMENT' && /find_files, grep and multi_grep$/.test(err.message));
+  await assert.rejects(sandbox.fffTool('grep', { query: 'x', constraints: '*.rs' }), (err) => {
+    assert.equal(err.code, 'INVALID_OPTION');
+    assert.equal(err.option, 'constraints');
+    assert.equal(err.message, 'unknown grep argument `constraints`');
+    return true;
+  });
+  await assert.rejects(sandbox.fffTool('grep', { query: 'x', limit: 10n }), { code: 'INVALID_OPTION', message: 'fffTool option `limit` cannot be a bigint' });
+  assert.match(await sandbox.fffTool('grep', { query: 'export' }), /^Found 1 match across 1 file .*\nsrc\/a\.ts:1:export \{\};\n$/);
+});

@@ -114,6 +114,14 @@ impl FffTool {
         FffTool::ALL.into_iter().find(|tool| tool.name() == name)
     }
 
+    /// The tool named `name`, or an [`ErrorCode::InvalidArgument`] error naming the three.
+    pub fn named(name: &str) -> Result<FffTool> {
+        FffTool::from_name(name).ok_or_else(|| {
+            let message = format!("no FFF tool `{name}`: the tools are find_files, grep and multi_grep");
+            Error::new(ErrorCode::InvalidArgument, message)
+        })
+    }
+
     /// The tool as an MCP client sees it.
     pub fn spec(self) -> ToolSpec {
         let description = match self {
