@@ -197,9 +197,8 @@ impl FffTool {
 }
 
 /// A tool call as the core's options, snake_case: `search` for the sandbox's `grep` or `find`,
-/// `render` for the result's `render` (format `"fff"`). A grep tool's `render` lacks `base`:
-/// the adapter adds what `path` validates to (`Sandbox::validate`, read intent), or leaves it
-/// out for absolute paths.
+/// `render` for the result's `render` (format `"fff"`). A grep tool's `render` lacks `base`,
+/// which [`run`] adds: what `path` validates to (`Sandbox::validate`, read intent).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FffCall {
     /// The options of the search.
