@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 import { FsnativeError, Sandbox } from 'fsnative';
-import { FffTools } from 'fsnative/fff';
 import native from '../lib/native.js';
 
 import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validation.mjs';
@@ -143,8 +142,8 @@ async function operation(vector, sandbox, args) {
       return { path: sandbox.validate(target, { intent }) };
     }
     case 'fff_tool': {
-      // The adapter's method of that name (findFiles, grep, multiGrep), with the arguments.
-      const lines = await new FffTools(sandbox)[native.snakeToCamel(args.tool)](args.arguments);
+      // The package's entry, which fsnative/fff's methods call with their arguments.
+      const lines = (await sandbox.fffTool(args.tool, args.arguments)).split('\n').slice(0, -1);
       return { lines: lines.map((line) => (line.startsWith('next_cursor: ') ? FFF_CURSOR : line)) };
     }
     case 'glob':

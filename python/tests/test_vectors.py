@@ -22,7 +22,6 @@ import pytest
 
 import fsnative
 from fsnative import FsnativeError, Sandbox
-from fsnative.fff import FffTools
 
 VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
 RUNNING_AS_ROOT = os.geteuid() == 0
@@ -175,8 +174,8 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
         intent: Literal["read", "write"] = "write" if args.get("intent") == "write" else "read"
         return {"path": sandbox.validate(args.get("path", ""), intent=intent)}
     if op == "fff_tool":
-        # The adapter's method of that name (find_files, grep, multi_grep), with the arguments.
-        lines = getattr(FffTools(sandbox), args["tool"])(**args["arguments"])
+        # The binding's entry, which fsnative.fff's methods call with their arguments.
+        lines = sandbox.fff_tool(args["tool"], args["arguments"]).split("\n")[:-1]
         return {"lines": [FFF_CURSOR if line.startswith("next_cursor: ") else line for line in lines]}
     if op == "glob":
         return json.loads(sandbox.glob(**args).to_json())

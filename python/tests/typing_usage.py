@@ -121,7 +121,11 @@ def indexed(root: Path) -> None:
             assert_type(status.files + status.dirs + status.memory_bytes + status.content_pending, int)
             assert_type(status.list_ms, float | None)
             assert_type(status.error, str | None)
-            assert_type(status.store, str | None)
+            store = status.store
+            if store is not None:
+                assert_type(store["outcome"], Literal["loaded", "rebuilt"])
+                if store["outcome"] == "rebuilt":
+                    assert_type(store["reason"], str)
             assert_type(status.store_bytes + status.store_changes, int)
             assert_type(status.cache_bytes + status.cache_files + status.cache_hits, int)
             assert_type(status.to_dict(), dict[str, Any])
