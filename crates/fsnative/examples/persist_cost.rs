@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             status.list_ms.unwrap_or_default(),
             answered.as_secs_f64() * 1000.0,
             found.total_matches,
-            status.store.unwrap_or_default(),
+            status.store,
             status.store_changes,
             status.store_bytes,
         );
