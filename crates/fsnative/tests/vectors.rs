@@ -246,7 +246,7 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
             let text = fff::tools::run(&sandbox, tool, &arguments, &CancelToken::new()).map_err(code)?;
             // One MCP text block per line, as the adapters split it; a cursor (which names the
             // fixture's path) as `CURSOR`.
-            let mut lines: Vec<&str> = text.split('\n').map(|line| fff_cursor(line)).collect();
+            let mut lines: Vec<&str> = text.split('\n').map(fff_cursor).collect();
             lines.pop();
             Ok(json!({ "lines": lines }))
         }
