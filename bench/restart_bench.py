@@ -159,6 +159,13 @@ def measure(tree):
     return root, reports, store_bytes
 
 
+def store_said(store):
+    """How the index started (`IndexStatus.store`: `{"outcome": …, "reason": …}`), in a few words."""
+    if store is None:
+        return "none"
+    return store["outcome"] if "reason" not in store else f"{store['outcome']}: {store['reason']}"
+
+
 def table(results):
     lines = [
         "# Restart with a persisted index: fsnative vs its cold build vs fff",
@@ -177,7 +184,7 @@ def table(results):
             samples = [r["first_ms"] for r in runs]
             said = ""
             if case.startswith("restart"):
-                stores = sorted({r["status"].get("store") for r in runs})
+                stores = sorted({store_said(r["status"].get("store")) for r in runs})
                 changes = statistics.median(r["status"].get("store_changes", 0) for r in runs)
                 said = f"store {', '.join(map(str, stores))}; {changes:.0f} changes found"
                 if case == "restart_changed":

@@ -70,8 +70,6 @@ export class FffTools {
   constructor(sandbox: Sandbox);
   /** The sandbox every path and search stays in. */
   readonly sandbox: Sandbox;
-  /** `'frecency'` (most used first, the core's sort) when the sandbox keeps frecency, else `'path'`. */
-  readonly fileOrder: 'frecency' | 'path';
   /** Fuzzy path search, best first: `Found N files matching 'q' (searched M files under 'p')`, then `score  path` lines. */
   findFiles(args: FindFilesArgs): Promise<string[]>;
   /** `Found N matches across F files (searched M files under 'p')`, the lines or files, then `next_cursor: …` if there is more. */
@@ -97,6 +95,7 @@ export class FffTools {
  */
 export function main(argv?: string[]): Promise<void>;
 
+// The limits below are the core's (render::fff::tools), read from the addon at load.
 /** Paths `find_files` lists by default: 20. */
 export const FIND_LIMIT: number;
 /** Matching lines (or files) in a grep page by default: 50. */

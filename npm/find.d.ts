@@ -24,46 +24,38 @@ export interface FindOptions {
 /**
  * One file a find ranked. `score` is the sum of the additive parts (`fuzzy`, `filenameBonus`,
  * `exactBonus`, `pathBoost`, `frecency`).
+ * Fields: the core's `fsnative::FindEntry` in camelCase, which documents each one (`cargo doc -p fsnative`).
  */
 export interface FindEntry {
   /** Absolute path: the canonical base joined with `relativePath`. */
   path: FsPath;
-  /** Path relative to the directory searched (`/`-separated): what the query was matched against. */
   relativePath: FsPath;
-  /** The rank: the sum of the parts. Higher is better. */
   score: number;
-  /** The fuzzy match of the query on the relative path (typos allowed), summed over its parts. */
   fuzzy: number;
-  /** The query (after its last `/`) matched inside the file name: up to a sixth of `fuzzy`, at most 30. */
   filenameBonus: number;
-  /** The query (after its last `/`) is the file name (2/5 of `fuzzy`) or the name without its extension (1/4). */
   exactBonus: number;
-  /** The thesaurus concepts the path (relative to its root) mentions, times `boostWeight`, at most `maxBoost`; 0 without a thesaurus. */
   pathBoost: number;
-  /** The file's frecency in points (4 per unit, rounded); 0 without a frecency database. */
   frecency: number;
-  /** Query characters the best alignment left unmatched or matched to another one. */
   typos: number;
 }
 
-/** Counters of what a find did. */
+/**
+ * Counters of what a find did.
+ * Fields: the core's `fsnative::FindStats` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface FindStats {
-  /** Files the query was matched against (after `path` and constraints). */
   candidates: number;
-  /** The files came from the warm index (else from a walk). */
   indexed: boolean;
-  /** Wall-clock time of the call in milliseconds. */
   elapsedMs: number;
 }
 
-/** The answer to a find. */
+/**
+ * The answer to a find.
+ * Fields: the core's `fsnative::FindResult` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface FindResult {
-  /** The best matches, best first, at most `limit`; ties go to the shorter path, then path order. */
   entries: FindEntry[];
-  /** How many files matched in all, also past the limit. */
   total: number;
-  /** Set when `entries` holds fewer than `total`, or the search stopped early. */
   truncated: Truncation | null;
-  /** What the search did. */
   stats: FindStats;
 }

@@ -122,7 +122,7 @@ export type Intent =
   /** The path may not exist yet; its nearest existing ancestor must be inside. */
   | 'write';
 
-/** Options of {@link Sandbox.validatePath}. */
+/** Options of {@link Sandbox.validate}. */
 export interface ValidateOptions {
   /** Default `'read'`. */
   intent?: Intent;
@@ -395,141 +395,118 @@ export interface TextEncoding<Encoding extends 'utf8' | 'buffer'> {
   encoding: Encoding;
 }
 
+// Results. Their fields are the core's, in camelCase: what each means is written once, on the
+// Rust type (crates/fsnative/src/result.rs and the status types; `cargo doc -p fsnative --open`).
+// The interfaces below give each field's JavaScript type, and words only where JavaScript's view
+// differs from the core's (`FsPath`, UTF-8 offsets in UTF-16 strings, `null`).
+
 /** Why a result stopped early: the `limit`, the `timeoutMs` deadline, or a cancel. */
 export type Truncation = 'limit' | 'timeout' | 'cancelled';
 
-/** One line of context around a match. */
+/**
+ * One line of context around a match.
+ * Fields: the core's `fsnative::ContextLine` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface ContextLine {
-  /** 1-based line number. */
   lineNumber: number;
-  /** Byte offset of the line's start in the file. */
   byteOffset: number;
-  /** The line without its terminator, decoded as UTF-8 (invalid bytes become U+FFFD), cut at `maxColumns`. */
   text: string;
-  /** The line was longer than `maxColumns`. */
   truncated: boolean;
 }
 
-/** One matching line (in multiline mode, the lines matched together). */
+/**
+ * One matching line (in multiline mode, the lines matched together).
+ * Fields: the core's `fsnative::Match` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface Match {
-  /** 1-based number of the (first) line. */
   lineNumber: number;
-  /** 1-based byte column of the first submatch (1 when inverted). */
   column: number;
-  /** Byte offset of the line's start in the file. */
   byteOffset: number;
-  /** The line(s) without the final terminator, decoded as UTF-8, cut at `maxColumns`. */
   text: string;
-  /** The text was longer than `maxColumns` and holds only its beginning. */
   truncated: boolean;
   /** `[start, end)` UTF-8 byte ranges of each match within `text` (none when inverted). */
   submatches: Array<[number, number]>;
-  /**
-   * With `sectionEndPatterns`: the first line after this match that matches one of them;
-   * `null` when no later line does (the section runs to the end of the file) or when no such
-   * patterns were given.
-   */
   sectionEnd: number | null;
-  /** Context lines just before this match. */
   before: ContextLine[];
-  /** Context lines just after this match. */
   after: ContextLine[];
 }
 
-/** All that one file contributed to a grep. */
+/**
+ * All that one file contributed to a grep.
+ * Fields: the core's `fsnative::FileMatches` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface FileMatches {
   /** Absolute path: the canonical root joined with the walked relative path. */
   path: FsPath;
-  /** Path relative to its root (`/`-separated; empty for the root itself). */
   relativePath: FsPath;
-  /** Matching lines in this page (1 in files mode). */
   count: number;
-  /** The matches, in content mode; empty otherwise. */
   matches: Match[];
-  /** Bytes the searcher read from this file (ripgrep's per-file `bytes_searched`). */
   bytesSearched: number;
-  /**
-   * Set when the search of this file stopped at a NUL byte after finding matches: the offset
-   * ripgrep reports (`binary_offset`); the matches are those before it.
-   */
   binaryOffset: number | null;
 }
 
-/** Counters of what a grep did. */
+/**
+ * Counters of what a grep did.
+ * Fields: the core's `fsnative::GrepStats` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface GrepStats {
-  /** Files the walk yielded as candidates (after ignore, glob and type filters). */
   filesWalked: number;
-  /** Files opened and searched. */
   filesSearched: number;
-  /** Files with at least one match. */
   filesMatched: number;
-  /** Files skipped because they contain a NUL byte (see `searchBinary`). */
   skippedBinary: number;
-  /** Entries skipped because they are FIFOs, sockets or devices. */
   skippedSpecial: number;
-  /** Symlinks not followed because their target resolves outside the sandbox. */
   skippedOutside: number;
-  /** Files or directories that could not be read. */
   skippedErrors: number;
-  /** Bytes read by the searcher. */
   bytesSearched: number;
-  /** Wall-clock time of the search in milliseconds. */
   elapsedMs: number;
 }
 
-/** The answer to a grep. */
+/**
+ * The answer to a grep.
+ * Fields: the core's `fsnative::GrepResult` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface GrepResult {
-  /** Files with matches, in the requested order. */
   files: FileMatches[];
-  /** Sum of `count` over `files`. */
   totalMatches: number;
-  /** Set when the page stopped early; `nextCursor` then continues it. */
   truncated: Truncation | null;
-  /** Pass back as `cursor`, with the same options, for the next page. */
   nextCursor: string | null;
-  /** The mode the search ran in. */
   mode: OutputMode;
-  /** Context lines were requested. */
   contextEnabled: boolean;
-  /** The search was of exactly one regular file. */
   singleFile: boolean;
-  /** What the search did. */
   stats: GrepStats;
 }
 
-/** One entry yielded by a glob. */
+/**
+ * One entry yielded by a glob.
+ * Fields: the core's `fsnative::GlobEntry` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface GlobEntry {
   /** Absolute path: the canonical base joined with `relativePath`. */
   path: FsPath;
-  /** Path relative to the base it was matched from (`/`-separated). */
   relativePath: FsPath;
-  /** The entry is a directory. */
   isDir: boolean;
 }
 
-/** Counters of what a glob did. */
+/**
+ * Counters of what a glob did.
+ * Fields: the core's `fsnative::GlobStats` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface GlobStats {
-  /** Entries the walk visited. */
   entriesWalked: number;
-  /** Entries skipped because they are FIFOs, sockets or devices. */
   skippedSpecial: number;
-  /** Symlinks not followed because their target resolves outside the sandbox. */
   skippedOutside: number;
-  /** Directories that could not be read. */
   skippedErrors: number;
-  /** Wall-clock time of the walk in milliseconds. */
   elapsedMs: number;
 }
 
-/** The answer to a glob. */
+/**
+ * The answer to a glob.
+ * Fields: the core's `fsnative::GlobResult` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface GlobResult {
-  /** Matching entries, in the requested order, at most `limit`. */
   entries: GlobEntry[];
-  /** How many entries matched in all, also past the limit. */
   total: number;
-  /** Set when `entries` holds fewer than `total`, or the walk stopped early. */
   truncated: Truncation | null;
-  /** What the walk did. */
   stats: GlobStats;
 }
 
@@ -571,7 +548,17 @@ export class Sandbox {
    * resolve against the first root; `~` and `~/x` expand to the current home.
    * @throws {FsnativeError} `OUTSIDE_SANDBOX`, `NOT_FOUND`, `INVALID_PATH`, `SYMLINK_LOOP`, …
    */
+  validate(path: PathInput, options?: ValidateOptions): FsPath;
+
+  /** @deprecated The former name of {@link Sandbox.validate} (its name in every language); warns once. */
   validatePath(path: PathInput, options?: ValidateOptions): FsPath;
+
+  /**
+   * One call of the FFF drop-in's `tool` with Terraphim's arguments; resolves with its text,
+   * one line per MCP text block. `fsnative/fff` calls it; the core holds the tools' defaults
+   * and limits.
+   */
+  fffTool(tool: 'find_files' | 'grep' | 'multi_grep', args: Record<string, unknown> & Cancellable): Promise<string>;
 
   /** Searches file contents, like `rg`. */
   grep(options: GrepOptions & Cancellable): Promise<GrepResult>;

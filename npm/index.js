@@ -2,10 +2,11 @@
 // fsnative for Node.js: sandboxed path validation, grep, glob and find on the native Rust core.
 // The types, option names and defaults are documented once, in index.d.ts.
 
+const { deprecate } = require('node:util');
 const native = require('./lib/native');
 const { FsnativeError, InvalidOptionError, AbortError, fromNative } = require('./lib/errors');
 const { cancelTokenFor, abortErrorFor } = require('./lib/abort');
-const { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError } = require('./lib/arguments');
+const { OPTIONS_OF, rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError } = require('./lib/arguments');
 const { grepResult } = require('./lib/transfer');
 
 /** `Symbol.dispose` (Node 20 may lack it: Node's own polyfill is the registered symbol). */
@@ -18,7 +19,7 @@ class Sandbox {
 
   constructor(roots, options) {
     const rootPaths = rootsArgument(roots);
-    const json = optionsJson(options, 'Sandbox');
+    const json = optionsJson(options, OPTIONS_OF.Sandbox);
     this.#native = callNative(() => new native.Sandbox(rootPaths, json));
     this.#roots = Object.freeze(this.#native.roots);
   }
@@ -28,40 +29,40 @@ class Sandbox {
     return this.#roots;
   }
 
-  validatePath(path, options) {
+  validate(path, options) {
     const checkedPath = pathArgument(path);
-    const json = optionsJson(options, 'validate_path');
-    return callNative(() => this.#native.validatePath(checkedPath, json));
+    const json = optionsJson(options, OPTIONS_OF.validate);
+    return callNative(() => this.#native.validate(checkedPath, json));
   }
 
   async grep(options) {
-    return grepResult(await runCancellable(options, 'grep', (json, token) => this.#native.grep(json, token)));
+    return grepResult(await runCancellable(options, OPTIONS_OF.grep, (json, token) => this.#native.grep(json, token)));
   }
 
   grepSync(options) {
-    const json = syncOptionsJson(options, 'grep');
+    const json = syncOptionsJson(options, OPTIONS_OF.grep);
     return grepResult(callNative(() => this.#native.grepSync(json)));
   }
 
   async grepText(options, format) {
     const { asBytes, rest } = splitEncoding(format);
-    const formatJson = optionsJson(rest, 'render', 'format');
-    return grepText(await runCancellable(options, 'grep', (json, token) => this.#native.grepText(json, formatJson, asBytes, token)));
+    const formatJson = optionsJson(rest, OPTIONS_OF.render, 'format');
+    return grepText(await runCancellable(options, OPTIONS_OF.grep, (json, token) => this.#native.grepText(json, formatJson, asBytes, token)));
   }
 
   grepTextSync(options, format) {
-    const json = syncOptionsJson(options, 'grep');
+    const json = syncOptionsJson(options, OPTIONS_OF.grep);
     const { asBytes, rest } = splitEncoding(format);
-    const formatJson = optionsJson(rest, 'render', 'format');
+    const formatJson = optionsJson(rest, OPTIONS_OF.render, 'format');
     return grepText(callNative(() => this.#native.grepTextSync(json, formatJson, asBytes)));
   }
 
   async glob(options) {
-    return globResult(JSON.parse(await runCancellable(options, 'glob', (json, token) => this.#native.glob(json, token))));
+    return globResult(JSON.parse(await runCancellable(options, OPTIONS_OF.glob, (json, token) => this.#native.glob(json, token))));
   }
 
   globSync(options) {
-    const json = syncOptionsJson(options, 'glob');
+    const json = syncOptionsJson(options, OPTIONS_OF.glob);
     return globResult(JSON.parse(callNative(() => this.#native.globSync(json))));
   }
 
@@ -96,18 +97,28 @@ class Sandbox {
   }
 
   async find(options) {
-    return JSON.parse(await runCancellable(options, 'find', (json, token) => this.#native.find(json, token)));
+    return JSON.parse(await runCancellable(options, OPTIONS_OF.find, (json, token) => this.#native.find(json, token)));
   }
 
   /** Finds as `find` does and renders the result in `format` (`{ format: 'fff', query, path }`). */
   async findText(options, format) {
-    const formatJson = optionsJson(format, 'render', 'format');
-    return JSON.parse(await runCancellable(options, 'find', (json, token) => this.#native.findText(json, formatJson, token)));
+    const formatJson = optionsJson(format, OPTIONS_OF.render_find, 'format');
+    return JSON.parse(await runCancellable(options, OPTIONS_OF.find, (json, token) => this.#native.findText(json, formatJson, token)));
   }
 
   findSync(options) {
-    const json = syncOptionsJson(options, 'find');
+    const json = syncOptionsJson(options, OPTIONS_OF.find);
     return JSON.parse(callNative(() => this.#native.findSync(json)));
+  }
+
+  /**
+   * One call of the FFF drop-in's `tool` (`'find_files'`, `'grep'`, `'multi_grep'`) with
+   * Terraphim's `args`; resolves with its text, one line per MCP text block. `fsnative/fff`
+   * calls it: the core holds the tools' defaults and limits.
+   */
+  async fffTool(tool, args) {
+    if (typeof tool !== 'string') throw typeError('tool', 'a string', tool);
+    return JSON.parse(await runCancellable(args, OPTIONS_OF.fff_tool, (json, token) => this.#native.fffTool(tool, json, token)));
   }
 
   /** The warm index's status, or null without an index. */
@@ -139,6 +150,15 @@ class Sandbox {
     this.close();
   }
 }
+
+/** The former name of `validate`, kept for callers of 0.1.0. */
+Sandbox.prototype.validatePath = deprecate(
+  function validatePath(path, options) {
+    return this.validate(path, options);
+  },
+  'Sandbox.validatePath() is deprecated: use Sandbox.validate(), its name in every language',
+  'FSNATIVE_DEP_VALIDATE_PATH',
+);
 
 /** `grepText`'s answer from its JSON: `text` as a Buffer when it came as `{ bytes: base64 }`. */
 function grepText(json) {

@@ -51,28 +51,25 @@ export interface RankOptions {
   maxBoost?: number;
 }
 
-/** Which frecency database a sandbox keeps (`Sandbox.frecencyStatus`). */
+/**
+ * Which frecency database a sandbox keeps (`Sandbox.frecencyStatus`).
+ * Fields: the core's `fsnative::FrecencyStatus` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface FrecencyStatus {
-  /** The database's directory (canonical). */
   path: string;
-  /** The profile it was created with. */
   profile: FrecencyProfile;
 }
 
-/** A snapshot of a sandbox's thesaurus (`Sandbox.thesaurusStatus`). */
+/**
+ * A snapshot of a sandbox's thesaurus (`Sandbox.thesaurusStatus`).
+ * Fields: the core's `fsnative::BoostStatus` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface ThesaurusStatus {
-  /** The thesaurus file (absolute), or null for a mapping. */
   path: string | null;
-  /** Terms in the thesaurus in use. */
   terms: number;
-  /** Distinct concepts in the thesaurus in use. */
   concepts: number;
-  /** Reloads of the file that succeeded. */
   reloads: number;
-  /** Why the last reload failed (the last good thesaurus stays in use), or null. */
   lastError: string | null;
-  /** The boost per distinct concept. */
   weightPerTerm: number;
-  /** The cap on a path's boost. */
   maxBoost: number;
 }

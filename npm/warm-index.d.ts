@@ -29,50 +29,36 @@ export interface IndexOptions {
   cacheMemory?: number;
 }
 
-/** A snapshot of a sandbox's warm index (`Sandbox.indexStatus`). */
+/**
+ * A snapshot of a sandbox's warm index (`Sandbox.indexStatus`).
+ * Fields: the core's `fsnative::IndexStatus` in camelCase, which documents each one (`cargo doc -p fsnative`).
+ */
 export interface IndexStatus {
-  /** `'building'` (searches walk meanwhile), `'ready'`, `'failed'` (see `error`; searches walk) or `'closed'`. */
   state: 'building' | 'ready' | 'failed' | 'closed';
-  /** Files listed. */
   files: number;
-  /** Directories listed. */
   dirs: number;
-  /** Bytes of the files read into the content prefilter. */
   bytes: number;
-  /** Memory the index holds, in bytes (the content cache included). */
   memoryBytes: number;
-  /** `'live'` (every directory watched), `'partial'` (some listed again before every search) or `'off'`. */
   watching: 'live' | 'partial' | 'off';
-  /** Directories watched. */
   watchedDirs: number;
-  /** Directories that could not be watched. */
   unwatchedDirs: number;
-  /** Times the whole tree was listed again because the kernel dropped events. */
   rescans: number;
-  /** Files whose content the prefilter knows. */
   contentFiles: number;
-  /** Files waiting to be read (new or changed); they are searched meanwhile. */
   contentPending: number;
-  /** Milliseconds it took to list the roots, once done. */
   listMs: number | null;
-  /** Milliseconds from the start until every file was first read, once done. */
   contentMs: number | null;
-  /** Searches (grep and glob) answered from the index so far. */
   searches: number;
-  /** Why the index failed, or null. */
   error: string | null;
-  /** With `persist`: `'loaded'`, or `'rebuilt: '` and why the store was not used; null without. */
-  store: string | null;
-  /** Why the last write of the store failed (the store on disk is the one before), or null. */
+  /**
+   * With `persist`: how the index started, `{ outcome: 'loaded' }` (from the store, checked
+   * against the tree) or `{ outcome: 'rebuilt', reason }` (why the store was not used); null
+   * without.
+   */
+  store: { outcome: 'loaded' } | { outcome: 'rebuilt'; reason: string } | null;
   storeError: string | null;
-  /** Size in bytes of the store last loaded or written. */
   storeBytes: number;
-  /** Files and directories the check at load found changed while no index watched them. */
   storeChanges: number;
-  /** Bytes of file contents the content cache holds. */
   cacheBytes: number;
-  /** Files the content cache holds. */
   cacheFiles: number;
-  /** Files searched from the content cache instead of read from disk, so far. */
   cacheHits: number;
 }

@@ -24,7 +24,7 @@ for (const [path, intent] of [
   ['/etc/passwd', 'read'],
 ]) {
   try {
-    console.log(`  ${path.padEnd(14)} ${intent}: ok -> ${sandbox.validatePath(path, { intent })}`);
+    console.log(`  ${path.padEnd(14)} ${intent}: ok -> ${sandbox.validate(path, { intent })}`);
   } catch (err) {
     if (!(err instanceof FsnativeError)) throw err;
     console.log(`  ${path.padEnd(14)} ${intent}: ${err.code}`);

@@ -13,7 +13,7 @@ export async function main(root: string): Promise<void> {
 
   // A path from an agent: canonical and inside, or an FsnativeError with a stable code.
   try {
-    sandbox.validatePath('../outside', { intent: 'read' });
+    sandbox.validate('../outside', { intent: 'read' });
   } catch (err) {
     if (err instanceof FsnativeError && err.code === 'OUTSIDE_SANDBOX') {
       console.log('refused:', err.message);

@@ -7,6 +7,13 @@
 const native = require('./native');
 const { InvalidOptionError, codedTypeError, fromNative } = require('./errors');
 
+/**
+ * The calls whose options are converted here, by the core's names (`OPTIONS_OF.grep`,
+ * `OPTIONS_OF.Sandbox`, …): what `optionsJson` and `native.unconvertible` take, read from the
+ * core (`OptionsOf`) so that no name is spelled twice.
+ */
+const OPTIONS_OF = Object.freeze(Object.fromEntries(native.optionsOf().map((name) => [name, name])));
+
 /** `roots` as the addon takes them: an array of strings or Buffers. */
 function rootsArgument(roots) {
   if (!Array.isArray(roots)) {
@@ -33,8 +40,8 @@ function pathArgument(path, name = 'path') {
 }
 
 /**
- * Splits `signal` off the options of an async `operation` (`grep`, `glob`, `find`); the rest go to
- * the addon.
+ * Splits `signal` off the options of an async `operation` (`OPTIONS_OF.grep`, `.glob`, `.find`);
+ * the rest go to the addon.
  * @returns {{ signal: AbortSignal | undefined, rest: object | undefined }}
  */
 function splitSignal(options, operation) {
@@ -57,8 +64,7 @@ function syncOptionsJson(options, operation) {
 }
 
 /**
- * The JSON text of the options of `operation` (as the core names it: `grep`, `glob`, `render`,
- * `validate_path`, `Sandbox`) for the addon. `undefined` values are left out (the option keeps its
+ * The JSON text of the options of `operation` (one of `OPTIONS_OF`) for the addon. `undefined` values are left out (the option keeps its
  * default); a value JSON would change or drop is refused with the core's INVALID_OPTION error.
  */
 function optionsJson(options, operation, name = 'options') {
@@ -155,4 +161,4 @@ function splitEncoding(format) {
   return { asBytes: encoding === 'buffer', rest };
 }
 
-module.exports = { rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError };
+module.exports = { OPTIONS_OF, rootsArgument, pathArgument, splitSignal, splitEncoding, optionsJson, syncOptionsJson, typeError };

@@ -16,8 +16,11 @@ import { isDeepStrictEqual } from 'node:util';
 
 import { FsnativeError, Sandbox } from 'fsnative';
 import native from '../lib/native.js';
+
 import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validation.mjs';
 
+/** An FFF tool's `next_cursor: TOKEN` line as the vectors read it (the token names the fixture). */
+const FFF_CURSOR = 'next_cursor: CURSOR';
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
 const RUNNING_AS_ROOT = process.geteuid() === 0;
 /** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
@@ -136,7 +139,12 @@ async function operation(vector, sandbox, args) {
     case 'validate': {
       const target = typeof args.path === 'string' ? args.path : '';
       const intent = args.intent === 'write' ? 'write' : 'read';
-      return { path: sandbox.validatePath(target, { intent }) };
+      return { path: sandbox.validate(target, { intent }) };
+    }
+    case 'fff_tool': {
+      // The package's entry, which fsnative/fff's methods call with their arguments.
+      const lines = (await sandbox.fffTool(args.tool, args.arguments)).split('\n').slice(0, -1);
+      return { lines: lines.map((line) => (line.startsWith('next_cursor: ') ? FFF_CURSOR : line)) };
     }
     case 'glob':
       return sandbox.glob(camelCaseKeys(args));

@@ -32,7 +32,7 @@ def main() -> None:
     ]
     for path, intent in checks:
         try:
-            print(f"  {path:<14} {intent}: ok -> {sandbox.validate_path(path, intent=intent)}")
+            print(f"  {path:<14} {intent}: ok -> {sandbox.validate(path, intent=intent)}")
         except FsnativeError as error:
             print(f"  {path:<14} {intent}: {error.code} ({type(error).__name__})")
 

@@ -6,7 +6,7 @@ released::
     from fsnative import Sandbox, FsnativeError
 
     sb = Sandbox(["/repo"])
-    sb.validate_path("src/a.py", intent="read")          # canonical path, or raises
+    sb.validate("src/a.py", intent="read")          # canonical path, or raises
     found = sb.grep("TODO", path="src", context=2, globs=["*.py"], limit=100)
     for file in found.files:
         for match in file.matches:
@@ -17,7 +17,7 @@ released::
     found = await sb.grep_async("TODO")                  # in asyncio code
 
     with Sandbox(["/repo"], index=True) as sb:           # a warm index, closed on exit
-        sb.wait_for_index(timeout=30)
+        sb.wait_for_index(timeout_ms=30_000)
         sb.grep("TODO")                                  # answered from the index
 
     sb = Sandbox(["/repo"], frecency="/var/tmp/frecency", record_hits=True,

@@ -34,6 +34,7 @@ from fsnative._views import (
 
 __all__ = [
     "ERROR_CODES",
+    "FFF_CATALOG",
     "INDEX_DEFAULTS",
     "CancelToken",
     "ContextLine",
@@ -56,6 +57,10 @@ __all__ = [
 
 __version__: str
 ERROR_CODES: tuple[str, ...]
+FFF_CATALOG: dict[str, Any]
+"""The FFF drop-in's tools (``name``, ``description``, ``arguments`` with their ``kind``,
+``required``, ``default`` and ``description``) and ``limits``, from the core; read by
+:mod:`fsnative.fff`."""
 INDEX_DEFAULTS: dict[str, Any]
 """The core's defaults of the index options (``max_files``, ``max_memory``, ``content``,
 ``allow_home``, ``persist``, ``cache_memory``), which :class:`fsnative.IndexOptions` shows."""
@@ -153,11 +158,14 @@ class Sandbox:
     def thesaurus_status(self) -> ThesaurusStatus | None:
         """A snapshot of the thesaurus (its file, size, reloads, last failure), or None."""
 
-    def wait_for_index(self, timeout: float | None = None) -> bool:
-        """Waits until the index is ready and has read every file, at most ``timeout``
-        seconds (None: no limit), with the GIL released; True when it is. False at once
+    def wait_for_index(self, timeout: float | None = None, *, timeout_ms: float | None = None) -> bool:
+        """Waits until the index is ready and has read every file, at most ``timeout_ms``
+        milliseconds (None: no limit), with the GIL released; True when it is. False at once
         without an index, or when it failed or was closed. Ctrl-C stops the wait (on the main
-        thread). A negative timeout raises :class:`InvalidArgumentError`."""
+        thread). A negative timeout raises :class:`InvalidArgumentError`.
+
+        ``timeout`` (seconds, by position or keyword) is deprecated: it warns
+        (``DeprecationWarning``) and is refused beside ``timeout_ms``."""
 
     def close(self) -> None:
         """Stops the index (its thread and watcher) and frees its memory; searches still
@@ -178,7 +186,7 @@ class Sandbox:
     def roots(self) -> list[str]:
         """The canonical root directories."""
 
-    def validate_path(self, path: _FsPath, intent: Literal["read", "write"] = "read") -> str:
+    def validate(self, path: _FsPath, intent: Literal["read", "write"] = "read") -> str:
         """The canonical absolute path of ``path``, or an :class:`FsnativeError` saying why not.
 
         Relative paths resolve against the first root; ``~`` and ``~/x`` expand to the current
@@ -351,6 +359,11 @@ class Sandbox:
             timeout_ms: Return what was ranked after this many milliseconds.
             cancel: A token that stops the search from elsewhere.
         """
+
+    def fff_tool(self, tool: str, arguments: dict[str, Any], /, *, cancel: CancelToken | None = None) -> str:
+        """One call of the FFF drop-in's ``tool`` (``"find_files"``, ``"grep"``,
+        ``"multi_grep"``) with Terraphim's ``arguments``: its text, one line per MCP text block.
+        :mod:`fsnative.fff` calls it; the core holds the tools' defaults and limits."""
 
 def is_path_within(path: str, dirs: Sequence[str]) -> bool:
     """Whether ``path`` is one of ``dirs`` or lies below one, by their text alone (no

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-from typing import TYPE_CHECKING, Any, Callable, Coroutine, TypeVar
+import warnings
+from typing import TYPE_CHECKING, Any, Callable, Coroutine, Literal, TypeVar
 
 from fsnative import _fsnative
 from fsnative._index import IndexOptions
@@ -80,6 +81,11 @@ class Sandbox(_fsnative.Sandbox):
             index = index.to_dict()
         ranking = {"frecency": frecency, "record_hits": record_hits, "thesaurus": thesaurus}
         return super().__new__(cls, roots, index=index, boost_weight=boost_weight, max_boost=max_boost, **ranking)
+
+    def validate_path(self, path: _FsPath, intent: Literal["read", "write"] = "read") -> str:
+        """Deprecated: the former name of :meth:`validate`, its name in every language."""
+        warnings.warn("Sandbox.validate_path() is deprecated: use Sandbox.validate()", DeprecationWarning, stacklevel=2)
+        return self.validate(path, intent)
 
     grep_async = _awaitable(_fsnative.Sandbox.grep)
     glob_async = _awaitable(_fsnative.Sandbox.glob)

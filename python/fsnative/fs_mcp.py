@@ -309,7 +309,7 @@ def _inside_user_dirs(requested_path: str) -> Path:
     if requested_path in ("", "."):
         return _user_dirs[0]
     try:
-        return Path(sandbox.validate_path(requested_path, intent="write"))
+        return Path(sandbox.validate(requested_path, intent="write"))
     except OutsideSandboxError:
         raise ValueError(f"Access denied: {requested_path} is outside allowed directories: {_user_dirs}") from None
 
@@ -319,7 +319,7 @@ def _review_file(requested_path: str) -> Path | None:
     if _temp_sandbox is None or not os.path.isabs(os.path.expanduser(requested_path)):
         return None
     try:
-        path = Path(_temp_sandbox.validate_path(requested_path, intent="write"))
+        path = Path(_temp_sandbox.validate(requested_path, intent="write"))
     except FsnativeError:
         return None
     parts = path.relative_to(_temp_sandbox.roots[0]).parts

@@ -56,14 +56,21 @@ def test_sandbox_roots_are_canonical(tree: Path, tmp_path: Path) -> None:
     assert Sandbox(str(root) for root in [tree]).roots == [str(tree)]
 
 
-def test_validate_path(sandbox: Sandbox, tree: Path) -> None:
-    assert sandbox.validate_path("a.txt") == str(tree / "a.txt")
-    assert sandbox.validate_path(tree / "sub" / ".." / "b.md", intent="read") == str(tree / "b.md")
-    assert sandbox.validate_path(b"new/file.txt", intent="write") == str(tree / "new" / "file.txt")
-    with pytest.raises(OutsideSandboxError):
+def test_validate_path_is_a_deprecated_alias_of_validate(sandbox: Sandbox, tree: Path) -> None:
+    with pytest.warns(DeprecationWarning, match=r"use Sandbox\.validate\(\)"):
+        assert sandbox.validate_path("a.txt", intent="write") == sandbox.validate("a.txt")
+    with pytest.warns(DeprecationWarning), pytest.raises(OutsideSandboxError):
         sandbox.validate_path("../outside.txt")
+
+
+def test_validate(sandbox: Sandbox, tree: Path) -> None:
+    assert sandbox.validate("a.txt") == str(tree / "a.txt")
+    assert sandbox.validate(tree / "sub" / ".." / "b.md", intent="read") == str(tree / "b.md")
+    assert sandbox.validate(b"new/file.txt", intent="write") == str(tree / "new" / "file.txt")
+    with pytest.raises(OutsideSandboxError):
+        sandbox.validate("../outside.txt")
     with pytest.raises(fsnative.NotFoundError):
-        sandbox.validate_path("missing.txt")
+        sandbox.validate("missing.txt")
 
 
 def test_grep_content_views(sandbox: Sandbox, tree: Path) -> None:
@@ -232,7 +239,7 @@ def test_non_utf8_names_round_trip(tmp_path: Path) -> None:
     assert os.fsencode(found.path) == os.fsencode(tmp_path) + b"/" + name
     with open(found.path, encoding="utf-8") as file:
         assert file.read() == "foo\n"
-    assert sandbox.validate_path(found.relative_path) == found.path
+    assert sandbox.validate(found.relative_path) == found.path
     assert found.to_dict()["relative_path"] == {"bytes": base64.b64encode(name).decode()}
     entry = sandbox.glob("*.txt").entries[0]
     assert os.fsencode(entry.relative_path) == name
@@ -282,6 +289,19 @@ def test_render_and_validate_stub_defaults(sandbox: Sandbox) -> None:
     result = sandbox.grep("foo")
     defaults = {name: ast.literal_eval(value) for name, value in stub_parameters("render").items()}
     assert result.render(**defaults) == result.render()
-    intent = ast.literal_eval(stub_parameters("validate_path")["intent"])
+    intent = ast.literal_eval(stub_parameters("validate")["intent"])
     with pytest.raises(fsnative.NotFoundError):
-        sandbox.validate_path("new.txt", intent=intent)
+        sandbox.validate("new.txt", intent=intent)
+
+
+def test_fff_tool_takes_terraphims_tools_and_arguments_only(sandbox: Sandbox) -> None:
+    """The FFF drop-in's entry refuses an unknown tool or argument in the core's words."""
+    with pytest.raises(fsnative.InvalidArgumentError, match=r"the tools are find_files, grep and multi_grep$"):
+        sandbox.fff_tool("search", {"query": "foo"})
+    with pytest.raises(fsnative.InvalidOptionError, match=r"^unknown grep argument `constraints`$") as refused:
+        sandbox.fff_tool("grep", {"query": "foo", "constraints": "*.rs"})
+    assert refused.value.option == "constraints"
+    with pytest.raises(fsnative.InvalidOptionError, match=r"^fff_tool option `limit` cannot be set$"):
+        sandbox.fff_tool("grep", {"query": "foo", "limit": {1, 2}})
+    lines = sandbox.fff_tool("grep", {"query": "foo", "output_mode": "files"}).split("\n")
+    assert lines[0].startswith("Found ") and lines[-1] == ""

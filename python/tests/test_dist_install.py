@@ -20,7 +20,7 @@ SOURCE_BUILD_ENV: dict[str, str] = json.loads((REPO / "tests" / "source-build-en
 CHECK = """
 import json, sys
 from fsnative import Sandbox, fs_mcp
-from fsnative.fff_tools import FffTools
+from fsnative.fff import FffTools
 tree = sys.argv[1]
 found = Sandbox([tree]).grep("needle")
 fs_mcp.initialize([tree])
@@ -31,7 +31,7 @@ print(json.dumps({
     "fff_grep": FffTools(Sandbox([tree])).grep("needle"),
 }))
 """
-"""Greps the tree named by argv[1] with the API and with the fs_mcp and fff_tools drop-ins' tools."""
+"""Greps the tree named by argv[1] with the API and with the fs_mcp and fff drop-ins' tools."""
 
 
 @pytest.fixture(scope="module")

@@ -56,15 +56,15 @@ def raises(code: str, call: Callable[[], object]) -> FsnativeError:
 
 def test_core_errors_carry_their_code(sandbox: Sandbox, tree: Path, tmp_path: Path) -> None:
     (tree / "loop").symlink_to("loop")
-    raises("OUTSIDE_SANDBOX", lambda: sandbox.validate_path("/etc/passwd"))
+    raises("OUTSIDE_SANDBOX", lambda: sandbox.validate("/etc/passwd"))
     raises("OUTSIDE_SANDBOX", lambda: sandbox.grep("x", path="../outside.txt"))
     raises("NOT_FOUND", lambda: Sandbox([tmp_path / "missing"]))
     raises("NOT_FOUND", lambda: sandbox.grep("x", path="missing"))
     raises("NOT_A_DIRECTORY", lambda: Sandbox([tree / "a.txt"]))
-    raises("NOT_A_DIRECTORY", lambda: sandbox.validate_path("a.txt/x"))
-    raises("INVALID_PATH", lambda: sandbox.validate_path("a\0b"))
-    raises("INVALID_PATH", lambda: sandbox.validate_path(""))
-    raises("SYMLINK_LOOP", lambda: sandbox.validate_path("loop"))
+    raises("NOT_A_DIRECTORY", lambda: sandbox.validate("a.txt/x"))
+    raises("INVALID_PATH", lambda: sandbox.validate("a\0b"))
+    raises("INVALID_PATH", lambda: sandbox.validate(""))
+    raises("SYMLINK_LOOP", lambda: sandbox.validate("loop"))
     raises("INVALID_PATTERN", lambda: sandbox.grep("("))
     raises("PATTERN_TOO_LARGE", lambda: sandbox.grep("a" * 70_000))
     raises("INVALID_GLOB", lambda: sandbox.grep("x", globs=["a[b"]))
@@ -72,7 +72,7 @@ def test_core_errors_carry_their_code(sandbox: Sandbox, tree: Path, tmp_path: Pa
     raises("INVALID_CURSOR", lambda: sandbox.grep("x", cursor="not a cursor"))
     raises("INVALID_ARGUMENT", lambda: sandbox.grep())
     raises("INVALID_ARGUMENT", lambda: sandbox.grep("x", types=["no-such-type"]))
-    error = raises("NOT_FOUND", lambda: sandbox.validate_path("missing.txt"))
+    error = raises("NOT_FOUND", lambda: sandbox.validate("missing.txt"))
     assert isinstance(error, fsnative.NotFoundError) and "missing.txt" in str(error)
 
 
@@ -80,17 +80,17 @@ def test_errors_about_a_path_carry_it(sandbox: Sandbox, tree: Path, tmp_path: Pa
     root = os.path.realpath(tree)
     (tree / "loop").symlink_to("loop")
     (tree / "etc-link").symlink_to("/etc")
-    assert raises("NOT_FOUND", lambda: sandbox.validate_path("missing.txt")).path == "missing.txt"
+    assert raises("NOT_FOUND", lambda: sandbox.validate("missing.txt")).path == "missing.txt"
     assert raises("NOT_FOUND", lambda: sandbox.grep("x", path="gone")).path == "gone"
     assert raises("NOT_FOUND", lambda: Sandbox([tmp_path / "nope"])).path == str(tmp_path / "nope")
-    assert raises("NOT_A_DIRECTORY", lambda: sandbox.validate_path("a.txt/x")).path == f"{root}/a.txt/x"
+    assert raises("NOT_A_DIRECTORY", lambda: sandbox.validate("a.txt/x")).path == f"{root}/a.txt/x"
     assert raises("NOT_A_DIRECTORY", lambda: sandbox.glob("*", path="a.txt")).path == f"{root}/a.txt"
-    assert raises("SYMLINK_LOOP", lambda: sandbox.validate_path("loop")).path == f"{root}/loop"
-    assert raises("INVALID_PATH", lambda: sandbox.validate_path("")).path == ""
+    assert raises("SYMLINK_LOOP", lambda: sandbox.validate("loop")).path == f"{root}/loop"
+    assert raises("INVALID_PATH", lambda: sandbox.validate("")).path == ""
     # Outside: the path as given, never where the link led.
-    assert raises("OUTSIDE_SANDBOX", lambda: sandbox.validate_path("etc-link/passwd")).path == "etc-link/passwd"
+    assert raises("OUTSIDE_SANDBOX", lambda: sandbox.validate("etc-link/passwd")).path == "etc-link/passwd"
     # Not UTF-8: decoded like os.fsdecode, so os.fsencode gives the bytes back.
-    error = raises("NOT_FOUND", lambda: sandbox.validate_path(b"missing\xff"))
+    error = raises("NOT_FOUND", lambda: sandbox.validate(b"missing\xff"))
     assert error.path is not None and os.fsencode(error.path) == b"missing\xff"
     assert raises("INVALID_PATTERN", lambda: sandbox.grep("(")).path is None
     assert raises("INVALID_OPTION", lambda: sandbox.grep("x", limit=-1)).path is None
@@ -100,7 +100,7 @@ def test_errors_about_a_path_carry_it(sandbox: Sandbox, tree: Path, tmp_path: Pa
 def test_permission_denied(sandbox: Sandbox, tree: Path) -> None:
     (tree / "locked").mkdir(mode=0o000)
     try:
-        raises("PERMISSION_DENIED", lambda: sandbox.validate_path("locked/x"))
+        raises("PERMISSION_DENIED", lambda: sandbox.validate("locked/x"))
     finally:
         (tree / "locked").chmod(0o755)
 
@@ -110,7 +110,7 @@ def test_permission_denied(sandbox: Sandbox, tree: Path) -> None:
     [
         (lambda sb: sb.grep("x", cancel="no"), "grep() argument 'cancel' must be a CancelToken or None, not str"),
         (lambda sb: sb.grep("x", patterns="y"), "grep() got multiple values for argument 'patterns'"),
-        (lambda sb: sb.validate_path(5), "validate_path() argument 'path': expected str, bytes or os.PathLike"),
+        (lambda sb: sb.validate(5), "validate() argument 'path': expected str, bytes or os.PathLike"),
         (lambda sb: Sandbox("/tmp"), "Sandbox() argument 'roots' must be a list of paths, not one path"),
         (lambda sb: Sandbox(5), "Sandbox() argument 'roots' must be a list of paths"),  # type: ignore[arg-type]
         (lambda sb: Sandbox([5]), "Sandbox() argument 'roots': expected str, bytes or"),  # type: ignore[list-item]
@@ -204,14 +204,14 @@ def test_python_calling_mistakes_raise_type_error(
             "glob options `path` and `paths` are the same option; give one",
         ),
         (
-            lambda sb: sb.validate_path("a", intent=3),
+            lambda sb: sb.validate("a", intent=3),
             "intent",
-            'validate_path option `intent` must be "read" or "write", not 3',
+            'validate option `intent` must be "read" or "write", not 3',
         ),
         (
-            lambda sb: sb.validate_path("a", intent="rw"),
+            lambda sb: sb.validate("a", intent="rw"),
             "intent",
-            'validate_path option `intent` must be "read" or "write", not "rw"',
+            'validate option `intent` must be "read" or "write", not "rw"',
         ),
         (
             lambda sb: sb.grep("x").render(5),
@@ -283,7 +283,7 @@ def test_no_input_crashes_the_interpreter(sandbox: Sandbox) -> None:
                     search("foo", **{name: value}) if name != "patterns" else search(value)
                 except (TypeError, FsnativeError):
                     pass
-        for call in (sandbox.validate_path, lambda v: Sandbox([v]), lambda v: sandbox.grep("foo").render(v)):
+        for call in (sandbox.validate, lambda v: Sandbox([v]), lambda v: sandbox.grep("foo").render(v)):
             try:
                 call(value)
             except (TypeError, FsnativeError):

@@ -130,7 +130,7 @@ UNREADABLE_CASE = textwrap.dedent(
         grep = sandbox.grep("needle").to_dict()
         glob = sandbox.glob("**").to_dict()
         try:
-            validate = sandbox.validate_path("locked/secret.txt")
+            validate = sandbox.validate("locked/secret.txt")
         except FsnativeError as error:
             validate = error.code
     finally:
@@ -234,7 +234,7 @@ def test_fifos_sockets_and_a_link_to_dev_zero_are_skipped_and_counted(tmp_path: 
         with pytest.raises(fsnative.OutsideSandboxError):
             bounded(lambda: sandbox.grep("needle", path="zeros"))
         with pytest.raises(fsnative.OutsideSandboxError):
-            sandbox.validate_path("zeros")
+            sandbox.validate("zeros")
 
         for follow_links in (False, True):
             listed = bounded(lambda: sandbox.glob("*", kind="all", follow_links=follow_links))
@@ -276,9 +276,9 @@ def search_the_deep_tree(tmp_path: Path, deep: Path) -> None:
         assert bounded(lambda: sandbox.glob("**/bottom.txt", follow_links=follow_links)).total == 1
     assert bounded(lambda: sandbox.grep("needle", max_depth=10)).total_matches == 0
     with pytest.raises(fsnative.SymlinkLoopError):
-        sandbox.validate_path("loop-a")
-    assert sandbox.validate_path("loop/" * 30 + "loop") == str(tmp_path)
-    assert sandbox.validate_path(f"{deep}/bottom.txt") == str(tmp_path / deep / "bottom.txt")
+        sandbox.validate("loop-a")
+    assert sandbox.validate("loop/" * 30 + "loop") == str(tmp_path)
+    assert sandbox.validate(f"{deep}/bottom.txt") == str(tmp_path / deep / "bottom.txt")
 
 
 def test_names_that_are_not_utf8_are_found_and_round_trip(tmp_path: Path) -> None:
@@ -296,8 +296,8 @@ def test_names_that_are_not_utf8_are_found_and_round_trip(tmp_path: Path) -> Non
     assert sorted(os.fsencode(e.relative_path) for e in listed.entries) == sorted(names)
     for name in names:
         full = os.path.join(os.fsencode(tmp_path), name)
-        assert sandbox.validate_path(full) == os.fsdecode(full)
-        assert sandbox.validate_path(os.fsdecode(full)) == os.fsdecode(full)
+        assert sandbox.validate(full) == os.fsdecode(full)
+        assert sandbox.validate(os.fsdecode(full)) == os.fsdecode(full)
     assert len(found.render(path_style="relative").splitlines()) == 4
     assert Sandbox([os.fsdecode(os.path.join(os.fsencode(tmp_path), b"\xc3("))]).grep("needle").total_matches == 1
 
@@ -464,8 +464,8 @@ def test_every_odd_value_in_every_argument_gives_a_result_or_a_clean_error(small
         for name in RENDER_OPTIONS:
             assert_clean(lambda: result.render(**{name: value}), f"render {name}={label}")
         assert_clean(lambda: result.render(value), f"render({label})")
-        assert_clean(lambda: small.validate_path(value), f"validate_path({label})")
-        assert_clean(lambda: small.validate_path("a.txt", intent=value), f"intent={label}")
+        assert_clean(lambda: small.validate(value), f"validate({label})")
+        assert_clean(lambda: small.validate("a.txt", intent=value), f"intent={label}")
         assert_clean(lambda: Sandbox([value]), f"Sandbox([{label}])")
         assert_clean(lambda: Sandbox(value), f"Sandbox({label})")
 
@@ -521,11 +521,11 @@ def test_surrogate_escaped_strings(small: Any, tmp_path: Path) -> None:
     escaped = os.fsdecode(b"caf\xe9.txt")
     (tmp_path / escaped).write_text("needle\n")
     # Paths: the bytes a str stands for, as os.fsencode gives them.
-    assert small.validate_path(escaped) == str(tmp_path / escaped)
-    assert small.validate_path(tmp_path / escaped) == str(tmp_path / escaped)
+    assert small.validate(escaped) == str(tmp_path / escaped)
+    assert small.validate(tmp_path / escaped) == str(tmp_path / escaped)
     assert Sandbox([os.fsdecode(os.fsencode(tmp_path))]).roots == [str(tmp_path)]
     with pytest.raises(fsnative.NotFoundError):
-        small.validate_path(os.fsdecode(b"missing\xff"))
+        small.validate(os.fsdecode(b"missing\xff"))
     # Patterns, globs, cursors, search paths: text, which a surrogate escape is not.
     for bad in (os.fsdecode(b"\xff"), "\ud800", "x\udcffy"):
         calls: list[Callable[[], object]] = [
@@ -547,18 +547,18 @@ def test_surrogate_escaped_strings(small: Any, tmp_path: Path) -> None:
                 call()
     # A lone surrogate that is no escape cannot be a path at all: os.fsencode refuses it.
     with pytest.raises(UnicodeEncodeError):
-        small.validate_path("\ud800")
+        small.validate("\ud800")
     assert small.grep("\U0001f600").total_matches == 0
 
 
 def test_nul_bytes_huge_names_and_hostile_cursors_are_coded_errors(small: Any, tmp_path: Path) -> None:
     for path in ("a\0b", b"a\0b", "", b""):
         with pytest.raises(fsnative.InvalidPathError):
-            small.validate_path(path)
+            small.validate(path)
     with pytest.raises(FsnativeError):
-        small.validate_path("x" * 100_000)
+        small.validate("x" * 100_000)
     with pytest.raises(FsnativeError):
-        small.validate_path("a/" * 50_000)
+        small.validate("a/" * 50_000)
     with pytest.raises(fsnative.InvalidPathError):
         small.grep("x", path="a\0b")
     with pytest.raises(FsnativeError):
@@ -581,7 +581,7 @@ def test_nul_bytes_huge_names_and_hostile_cursors_are_coded_errors(small: Any, t
 def test_the_compiled_class_misused_raises_type_errors(small: Any) -> None:
     calls: list[Callable[[], object]] = [
         lambda: _fsnative.Sandbox.grep(object(), "x"),  # type: ignore[arg-type]
-        lambda: _fsnative.Sandbox.validate_path(None, "a"),  # type: ignore[arg-type]
+        lambda: _fsnative.Sandbox.validate(None, "a"),  # type: ignore[arg-type]
         lambda: _fsnative.Sandbox(),  # type: ignore[call-arg]
         lambda: _fsnative.GrepResult(),
         lambda: _fsnative.CancelToken(1),  # type: ignore[call-arg]

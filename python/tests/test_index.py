@@ -19,12 +19,12 @@ import fsnative
 from fsnative import IndexOptions, IndexStatus, InvalidOptionError, Sandbox
 
 # Generous: an index of a handful of files is ready in milliseconds.
-READY_TIMEOUT = 60.0
+READY_TIMEOUT_MS = 60_000
 
 
 def indexed(root: Path, index: Any = True) -> Sandbox:
     sandbox = Sandbox([root], index=index)
-    assert sandbox.wait_for_index(timeout=READY_TIMEOUT), sandbox.index_status()
+    assert sandbox.wait_for_index(timeout_ms=READY_TIMEOUT_MS), sandbox.index_status()
     return sandbox
 
 
@@ -101,16 +101,28 @@ def test_index_options_are_frozen_keyword_only_and_show_the_core_defaults() -> N
 def test_without_an_index(small: Path, index: Any) -> None:
     sandbox = Sandbox([small], index=index)
     assert sandbox.index_status() is None
-    assert sandbox.wait_for_index(0) is False
+    assert sandbox.wait_for_index(timeout_ms=0) is False
     sandbox.close()
     assert len(sandbox.grep("common").files) == 2
 
 
-def test_wait_for_index_takes_a_non_negative_number_of_seconds(small: Path) -> None:
-    with pytest.raises(fsnative.InvalidArgumentError, match=r"^`timeout` must be a non-negative number, not -1$"):
-        Sandbox([small]).wait_for_index(-1)
+def test_wait_for_index_takes_a_non_negative_number_of_milliseconds(small: Path) -> None:
+    with pytest.raises(fsnative.InvalidArgumentError, match=r"^`timeout_ms` must be a non-negative number, not -1$"):
+        Sandbox([small]).wait_for_index(timeout_ms=-1)
     with pytest.raises(TypeError):
-        Sandbox([small]).wait_for_index("1")  # type: ignore[arg-type]
+        Sandbox([small]).wait_for_index(timeout_ms="1")  # type: ignore[arg-type]
+
+
+def test_wait_for_index_in_seconds_is_deprecated(small: Path) -> None:
+    """``timeout`` (seconds), the former argument, still works, with a DeprecationWarning."""
+    sandbox = Sandbox([small], index=True)
+    with pytest.warns(DeprecationWarning, match=r"timeout_ms"):
+        assert sandbox.wait_for_index(60) is True
+    with pytest.warns(DeprecationWarning), pytest.raises(fsnative.InvalidArgumentError, match=r"^`timeout` must"):
+        sandbox.wait_for_index(timeout=-1)
+    with pytest.raises(TypeError, match="not both"):
+        sandbox.wait_for_index(1, timeout_ms=1000)
+    sandbox.close()
 
 
 def test_status_once_ready(small: Path) -> None:
@@ -165,7 +177,7 @@ def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: 
     (root / "sub" / "b.txt").write_text("beta common\n", encoding="utf-8")
     with indexed(root, IndexOptions(persist=store)) as first:
         status = first.index_status()
-        assert status is not None and status.store == "rebuilt: no store yet"
+        assert status is not None and status.store == {"outcome": "rebuilt", "reason": "no store yet"}
     status = first.index_status()
     assert status is not None and status.store_error is None
     (root / "sub" / "b.txt").write_text("beta changed_while_down\n", encoding="utf-8")
@@ -174,7 +186,7 @@ def test_a_persisted_index_is_loaded_and_sees_what_changed_while_down(tmp_path: 
     with indexed(root, {"persist": str(store)}) as second:
         status = second.index_status()
         assert status is not None
-        assert status.store == "loaded", status.to_dict()
+        assert status.store == {"outcome": "loaded"}, status.to_dict()
         assert status.store_bytes > 0 and status.store_changes > 0
         found = second.grep("changed_while_down")
         assert [file.relative_path for file in found.files] == ["new.txt", "sub/b.txt"]
@@ -221,7 +233,7 @@ def test_close_and_the_with_block_stop_the_index_and_searches_still_answer(small
     sandbox.close()
     status = sandbox.index_status()
     assert status is not None and status.state == "closed"
-    assert sandbox.wait_for_index(0.01) is False
+    assert sandbox.wait_for_index(timeout_ms=10) is False
     assert sandbox.grep("common").to_dict()["files"] == before
     status = sandbox.index_status()
     assert status is not None and status.searches == 1, "only the search before close() read the index"
@@ -251,7 +263,7 @@ try:
 except InvalidOptionError as error:
     refused = [error.code, error.option]
 with Sandbox([home], index=IndexOptions(allow_home=True)) as allowed:
-    ready = allowed.wait_for_index(timeout=60)
+    ready = allowed.wait_for_index(timeout_ms=60_000)
     print(json.dumps({"refused": refused, "ready": ready, "files": allowed.index_status().files}))
 """
     run = subprocess.run(

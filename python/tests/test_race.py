@@ -96,8 +96,8 @@ def test_a_path_swapped_for_a_link_to_an_outside_secret_never_leaks_it(tmp_path:
                 assert entry.path.startswith(prefix), f"round {round_}: glob escaped to {entry.path}"
             for name in ("victim.txt", "dir/secret.txt"):
                 try:
-                    valid = sandbox.validate_path(name)
-                    assert valid.startswith(prefix), f"round {round_}: validate_path({name}) = {valid}"
+                    valid = sandbox.validate(name)
+                    assert valid.startswith(prefix), f"round {round_}: validate({name}) = {valid}"
                 except FsnativeError as error:
                     # A refusal, never a path outside. EINVAL is the core's readlink of a
                     # component that stopped being a link between its lstat and its readlink.
@@ -110,7 +110,7 @@ def test_a_path_swapped_for_a_link_to_an_outside_secret_never_leaks_it(tmp_path:
     finally:
         stop.set()
         swapper.join(10)
-    print(f"\n{rounds} rounds: {searched} files searched, {flips[0]} swaps, {einval} validate_path EINVAL refusals")
+    print(f"\n{rounds} rounds: {searched} files searched, {flips[0]} swaps, {einval} validate EINVAL refusals")
     assert not swapper.is_alive()
     assert not failures, failures
     assert searched > 0, "the searches ran"

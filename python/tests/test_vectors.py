@@ -26,9 +26,12 @@ from fsnative import FsnativeError, Sandbox
 VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
 RUNNING_AS_ROOT = os.geteuid() == 0
 HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
-# How long index mode waits for a vector's index, in seconds (a tiny tree's takes milliseconds).
-INDEX_READY_TIMEOUT = 60.0
+# How long index mode waits for a vector's index, in milliseconds (a tiny tree's takes a few).
+INDEX_READY_TIMEOUT_MS = 60_000
 
+
+# An FFF tool's `next_cursor: TOKEN` line as the vectors read it (the token names the fixture).
+FFF_CURSOR = "next_cursor: CURSOR"
 
 # This system's name in a vector's `only_on`: linux, macos or windows.
 THIS_OS = {"darwin": "macos", "win32": "windows"}.get(sys.platform, sys.platform)
@@ -153,7 +156,7 @@ def execute(vector: dict[str, Any], base: str, args: dict[str, Any], indexed: bo
     options.setdefault("index", indexed)
     with Sandbox(roots, **options) as sandbox:
         if indexed:
-            ready = sandbox.wait_for_index(timeout=INDEX_READY_TIMEOUT)
+            ready = sandbox.wait_for_index(timeout_ms=INDEX_READY_TIMEOUT_MS)
             assert ready, f"the index is not ready: {sandbox.index_status()!r}"
         for path in vector.get("record", []):
             sandbox.record_access(path)
@@ -169,7 +172,11 @@ def operation(vector: dict[str, Any], sandbox: Sandbox, args: dict[str, Any]) ->
         return {"within": fsnative.is_path_within(args["path"], args["dirs"])}
     if op == "validate":
         intent: Literal["read", "write"] = "write" if args.get("intent") == "write" else "read"
-        return {"path": sandbox.validate_path(args.get("path", ""), intent=intent)}
+        return {"path": sandbox.validate(args.get("path", ""), intent=intent)}
+    if op == "fff_tool":
+        # The binding's entry, which fsnative.fff's methods call with their arguments.
+        lines = sandbox.fff_tool(args["tool"], args["arguments"]).split("\n")[:-1]
+        return {"lines": [FFF_CURSOR if line.startswith("next_cursor: ") else line for line in lines]}
     if op == "glob":
         return json.loads(sandbox.glob(**args).to_json())
     if op == "record_access":

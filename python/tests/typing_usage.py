@@ -35,9 +35,9 @@ from fsnative import (
 
 def synchronous(sandbox: Sandbox) -> None:
     assert_type(sandbox.roots, list[str])
-    assert_type(sandbox.validate_path("src/a.py", intent="read"), str)
-    assert_type(sandbox.validate_path(Path("x"), intent="write"), str)
-    assert_type(sandbox.validate_path(b"x"), str)
+    assert_type(sandbox.validate("src/a.py", intent="read"), str)
+    assert_type(sandbox.validate(Path("x"), intent="write"), str)
+    assert_type(sandbox.validate(b"x"), str)
 
     found = sandbox.grep("TODO", path="src", context=2, globs=["*.py"], limit=100)
     assert_type(found, GrepResult)
@@ -111,7 +111,7 @@ def synchronous(sandbox: Sandbox) -> None:
 def indexed(root: Path) -> None:
     with Sandbox([root], index=True) as sandbox:
         assert_type(sandbox, Sandbox)
-        assert_type(sandbox.wait_for_index(timeout=30), bool)
+        assert_type(sandbox.wait_for_index(timeout_ms=30_000), bool)
         assert_type(sandbox.wait_for_index(), bool)
         status = sandbox.index_status()
         assert_type(status, IndexStatus | None)
@@ -121,7 +121,11 @@ def indexed(root: Path) -> None:
             assert_type(status.files + status.dirs + status.memory_bytes + status.content_pending, int)
             assert_type(status.list_ms, float | None)
             assert_type(status.error, str | None)
-            assert_type(status.store, str | None)
+            store = status.store
+            if store is not None:
+                assert_type(store["outcome"], Literal["loaded", "rebuilt"])
+                if store["outcome"] == "rebuilt":
+                    assert_type(store["reason"], str)
             assert_type(status.store_bytes + status.store_changes, int)
             assert_type(status.cache_bytes + status.cache_files + status.cache_hits, int)
             assert_type(status.to_dict(), dict[str, Any])

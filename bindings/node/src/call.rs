@@ -1,12 +1,14 @@
 //! One call into the core, run on one of the core's helper threads (async methods, see
 //! [`CoreCall::start`]) or in place (the `*Sync` methods). Either way it runs under
-//! [`fsnative::catch_panic`] and yields the [`Answer`] JavaScript takes apart: a grep result
+//! [`fsnative::host::catch_panic`] and yields the [`Answer`] JavaScript takes apart: a grep result
 //! packed for transfer, or the camelCase JSON of the other results. On a helper thread the
 //! answer is made there, too; the JavaScript thread only wraps it in JavaScript values.
 
 use std::sync::Arc;
 
 use base64::Engine as _;
+use fsnative::options::Options;
+use fsnative::render::fff::tools::{self, FffTool};
 use fsnative::render::{self, FindFormat, Format};
 use fsnative::{
     CancelToken, FindRequest, FindStats, GlobRequest, GrepRequest, GrepStats, Sandbox, Truncation,
@@ -62,6 +64,8 @@ pub enum Operation {
     Find(FindRequest),
     /// `findText`: the result rendered in a format, with its total and truncation.
     FindText(FindRequest, FindFormat),
+    /// `fffTool`: one call of an FFF drop-in tool with Terraphim's arguments; its text.
+    FffTool(FffTool, Options),
 }
 
 /// An operation bound to its sandbox and cancel token.
@@ -77,7 +81,7 @@ pub struct CoreCall {
 impl CoreCall {
     /// Runs the operation; a panic becomes an `INTERNAL` error.
     pub fn run(&self) -> fsnative::Result<Answer> {
-        fsnative::catch_panic(|| match &self.operation {
+        fsnative::host::catch_panic(|| match &self.operation {
             Operation::Grep(request) => {
                 GrepTransfer::new(self.sandbox.grep_cancellable(request, &self.cancel)?).map(Answer::Grep)
             }
@@ -117,16 +121,19 @@ impl CoreCall {
                 })
                 .map(Answer::Json)
             }
+            Operation::FffTool(tool, arguments) => {
+                camel_case_json(&tools::run(&self.sandbox, *tool, arguments, &self.cancel)?).map(Answer::Json)
+            }
         })
     }
 
-    /// Runs the call on a helper thread ([`fsnative::run_in_background`]: not on libuv's
+    /// Runs the call on a helper thread ([`fsnative::host::run_in_background`]: not on libuv's
     /// pool, whose threads take calls in turn and so each start cold); the promise resolves
     /// with the answer or rejects with the coded error, back on the JavaScript thread, which
     /// keeps turning meanwhile.
     pub fn start(self, env: &Env) -> napi::Result<Object<'_>> {
         let (deferred, promise) = env.create_deferred()?;
-        fsnative::run_in_background(move || {
+        fsnative::host::run_in_background(move || {
             let output = self.run();
             deferred.resolve(move |env| output.map_err(|err| to_js(&env, &err)));
         });

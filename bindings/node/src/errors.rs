@@ -9,10 +9,10 @@ use std::os::unix::ffi::OsStrExt;
 use napi::bindgen_prelude::{Buffer, Object};
 use napi::{Env, JsError, JsValue};
 
-/// Runs `work` under [`fsnative::catch_panic`] (a panic becomes an `INTERNAL` error) and
+/// Runs `work` under [`fsnative::host::catch_panic`] (a panic becomes an `INTERNAL` error) and
 /// makes its error the JavaScript error.
 pub fn guarded<T>(env: &Env, work: impl FnOnce() -> fsnative::Result<T>) -> napi::Result<T> {
-    fsnative::catch_panic(work).map_err(|err| to_js(env, &err))
+    fsnative::host::catch_panic(work).map_err(|err| to_js(env, &err))
 }
 
 /// The core's error as the JavaScript error object that napi throws or rejects with.

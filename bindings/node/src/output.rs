@@ -9,7 +9,7 @@ use fsnative::{GlobResult, GlobStats, Truncation};
 use serde::Serialize;
 use serde_json::ser::{CompactFormatter, Formatter};
 
-use fsnative::options::snake_to_camel;
+use fsnative::host::snake_to_camel;
 
 /// Serializes `value` as compact JSON whose object keys are renamed to camelCase (by the
 /// core's `snake_to_camel`, the rule options are named by); string values are left exactly as

@@ -2,12 +2,14 @@
 //! as JSON text (see [`crate::options`]); grep results go out packed (see
 //! [`crate::transfer`]), `grepText`, glob and find results and the index's status as JSON text
 //! (see [`crate::output`]).
-//! Every step runs under `fsnative::catch_panic`: [`guarded`] for the work done here,
+//! Every step runs under `fsnative::host::catch_panic`: [`guarded`] for the work done here,
 //! [`CoreCall::run`] for the calls into the core.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use fsnative::options::Options;
+use fsnative::render::fff::tools::FffTool;
 use fsnative::render::{FindFormat, Format};
 use fsnative::{FindRequest, GlobRequest, GrepRequest, Intent, Sandbox, SandboxOptions};
 use napi::bindgen_prelude::Object;
@@ -52,11 +54,11 @@ impl NativeSandbox {
     #[napi(ts_return_type = "Promise<boolean>")]
     pub fn wait_for_index<'env>(&self, env: &'env Env, timeout_ms: Option<f64>) -> Result<Object<'env>> {
         let unit = Duration::from_millis(1);
-        let timeout = guarded(env, || fsnative::options::wait_timeout("timeoutMs", timeout_ms, unit))?;
+        let timeout = guarded(env, || fsnative::host::wait_timeout("timeoutMs", timeout_ms, unit))?;
         let (deferred, promise) = env.create_deferred::<bool, _>()?;
         let sandbox = Arc::clone(&self.sandbox);
         let spawned = std::thread::Builder::new().name("fsnative-wait".to_owned()).spawn(move || {
-            let outcome = fsnative::catch_panic(|| Ok(sandbox.wait_for_index(timeout)));
+            let outcome = fsnative::host::catch_panic(|| Ok(sandbox.wait_for_index(timeout)));
             deferred.resolve(move |env| outcome.map_err(|error| to_js(&env, &error)));
         });
         if let Err(error) = spawned {
@@ -113,7 +115,7 @@ impl NativeSandbox {
 
     /// The canonical absolute path `path` names, if the sandbox admits it.
     #[napi]
-    pub fn validate_path(&self, env: Env, path: PathArg, options: String) -> Result<PathValue> {
+    pub fn validate(&self, env: Env, path: PathArg, options: String) -> Result<PathValue> {
         guarded(&env, || {
             let intent = build(&options, Intent::from_options)?;
             Ok(paths::to_js(&self.sandbox.validate(paths::from_js(path), intent)?))
@@ -221,6 +223,30 @@ impl NativeSandbox {
                 build(&options, FindRequest::from_options)?,
                 build(&format, FindFormat::from_options)?,
             ))
+        })?;
+        self.call(operation, cancel).start(env)
+    }
+
+    /// One call of an FFF drop-in tool (`find_files`, `grep`, `multi_grep`) on a helper
+    /// thread, with Terraphim's arguments (JSON, their own snake_case names); resolves with
+    /// the JSON of its text.
+    #[napi]
+    pub fn fff_tool<'env>(
+        &self,
+        env: &'env Env,
+        tool: String,
+        arguments: String,
+        cancel: Option<&CancelToken>,
+    ) -> Result<Object<'env>> {
+        let operation = guarded(env, || {
+            let tool = FffTool::named(&tool)?;
+            let arguments: Options = serde_json::from_str(&arguments).map_err(|err| {
+                fsnative::Error::new(
+                    fsnative::ErrorCode::Internal,
+                    format!("arguments are not the JSON of an object: {err}"),
+                )
+            })?;
+            Ok(Operation::FffTool(tool, arguments))
         })?;
         self.call(operation, cancel).start(env)
     }

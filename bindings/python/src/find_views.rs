@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use fsnative::host::OptionsOf;
 use fsnative::render;
 use pyo3::prelude::*;
 use pyo3::types::PyList;
@@ -22,9 +23,7 @@ view! {
     /// The answer to `Sandbox.find`: the best matches, best first.
     FindResult over fsnative::FindResult => fsnative::FindResult = |view| &view.result;
     attributes {
-        /// How many files matched in all, also past the limit.
         total,
-        /// Why `entries` is incomplete: `"limit"`, `"timeout"`, `"cancelled"`, or None.
         truncated,
     }
 
@@ -46,7 +45,7 @@ view! {
     /// one), options `query` and `path`.
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='fff', **options)")]
     fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
-        let format = render_format(py, "render_find", format, options, render::FindFormat::from_options)?;
+        let format = render_format(py, OptionsOf::RenderFind, format, options, render::FindFormat::from_options)?;
         Ok(render::render_find(&self.result, &format))
     }
 
@@ -61,23 +60,14 @@ view! {
     /// `filename_bonus`, `exact_bonus`, `path_boost`, `frecency`).
     FindEntry over fsnative::FindResult { index: usize } => fsnative::FindEntry = |view| &view.result.entries[view.index];
     attributes {
-        /// Absolute path (the canonical base joined with `relative_path`).
         path,
-        /// Path relative to the directory searched (`/`-separated): what the query matched.
         relative_path,
-        /// The rank: the sum of the parts. Higher is better.
         score,
-        /// The fuzzy match of the query on the relative path (typos allowed).
         fuzzy,
-        /// The query (after its last `/`) matched inside the file name.
         filename_bonus,
-        /// The query (after its last `/`) is the file name, or the name without its extension.
         exact_bonus,
-        /// The thesaurus concepts the path mentions, times the weight, capped; 0 without one.
         path_boost,
-        /// The file's frecency in points (4 per unit, rounded); 0 without a database.
         frecency,
-        /// Query characters the best alignment left unmatched or matched to another one.
         typos,
     }
 
@@ -91,11 +81,8 @@ view! {
     /// Counters of what a find did.
     FindStats over fsnative::FindResult => fsnative::FindStats = |view| &view.result.stats;
     attributes {
-        /// Files the query was matched against (after `path` and constraints).
         candidates,
-        /// The files came from the warm index (else from a walk).
         indexed,
-        /// Wall-clock time of the call in milliseconds.
         elapsed_ms,
     }
 

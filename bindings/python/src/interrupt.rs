@@ -6,7 +6,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use fsnative::{catch_panic, CancelToken};
+use fsnative::host::catch_panic;
+use fsnative::CancelToken;
 use pyo3::intern;
 use pyo3::prelude::*;
 

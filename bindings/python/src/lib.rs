@@ -37,7 +37,7 @@ mod _fsnative {
     #[pyfunction]
     fn is_path_within(path: &str, dirs: Vec<String>) -> bool {
         let dirs: Vec<&str> = dirs.iter().map(String::as_str).collect();
-        fsnative::is_path_within(path, &dirs)
+        fsnative::host::is_path_within(path, &dirs)
     }
 
     #[pymodule_init]
@@ -49,6 +49,9 @@ mod _fsnative {
         module.add("ERROR_CODES", PyTuple::new(module.py(), codes)?)?;
         // The core's index defaults, for `fsnative.IndexOptions` to show.
         let defaults = crate::plain_data::to_dict(module.py(), &fsnative::IndexOptions::default())?;
-        module.add("INDEX_DEFAULTS", defaults)
+        module.add("INDEX_DEFAULTS", defaults)?;
+        // The FFF drop-in's tools (descriptions, arguments) and limits, for `fsnative.fff`.
+        let catalog = fsnative::render::fff::tools::catalog();
+        module.add("FFF_CATALOG", crate::plain_data::to_dict(module.py(), &catalog)?)
     }
 }

@@ -2,13 +2,14 @@
 //! rule and complaint: this module only turns Python values into JSON-like ones.
 //!
 //! A value with no JSON form (a `set`, `bytes`, an int beyond 64 bits, a non-finite float, a
-//! `str` with surrogate escapes) is worded by the core too (`options::unconvertible`), so it
+//! `str` with surrogate escapes) is worded by the core too (`host::unconvertible`), so it
 //! is the same `INVALID_OPTION` error as any other unusable value. Only Python's own calling
 //! rules (an argument given by position and by keyword) raise a plain `TypeError` here.
 
 use std::path::PathBuf;
 
-use fsnative::options::{self, KeyStyle, Options, MAX_VALUE_DEPTH};
+use fsnative::host::{self, OptionsOf, MAX_VALUE_DEPTH};
+use fsnative::options::{KeyStyle, Options};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -17,26 +18,26 @@ use serde_json::{Number, Value};
 
 use crate::errors::to_py_err;
 
-/// The options of `operation` (`grep`, `glob`, `render`, `validate_path`, `Sandbox`): `fixed` holds the
-/// arguments given by position (None when left out), `kwargs` the keyword arguments.
+/// The options of call `of`: `fixed` holds the arguments given by position (None when left
+/// out), `kwargs` the keyword arguments.
 pub fn collect(
-    operation: &str,
+    of: OptionsOf,
     fixed: &[(&str, Option<&Bound<'_, PyAny>>)],
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Options> {
     let mut options = Options::new();
     for &(name, value) in fixed {
         if let Some(value) = value.filter(|value| !value.is_none()) {
-            options.insert(name.to_owned(), to_json(operation, name, value, 0)?);
+            options.insert(name.to_owned(), to_json(of, name, value, 0)?);
         }
     }
     for (key, value) in kwargs.into_iter().flat_map(|kwargs| kwargs.iter()) {
         let name: String = key.extract()?;
         if options.contains_key(&name) {
-            let message = format!("{operation}() got multiple values for argument '{name}'");
+            let message = format!("{}() got multiple values for argument '{name}'", of.name());
             return Err(PyTypeError::new_err(message));
         }
-        let value = to_json(operation, &name, &value, 0)?;
+        let value = to_json(of, &name, &value, 0)?;
         options.insert(name, value);
     }
     Ok(options)
@@ -49,15 +50,15 @@ pub type Arg<'a, 'py> = &'a Bound<'py, PyAny>;
 pub type Kwargs<'a, 'py> = &'a Bound<'py, PyDict>;
 
 /// A render format from `format` (positional or keyword) and the format's `**options`, built
-/// by the core's `from` (`operation` names the call in messages).
+/// by the core's `from` (`of` names the call in messages).
 pub fn render_format<T>(
     py: Python<'_>,
-    operation: &str,
+    of: OptionsOf,
     format: Option<Arg<'_, '_>>,
     options: Option<Kwargs<'_, '_>>,
     from: fn(&Options, KeyStyle) -> fsnative::Result<T>,
 ) -> PyResult<T> {
-    build(py, &collect(operation, &[("format", format)], options)?, from)
+    build(py, &collect(of, &[("format", format)], options)?, from)
 }
 
 /// Builds a core type from options with Python's (snake_case) names.
@@ -89,9 +90,9 @@ pub fn fs_path(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<Pat
 /// A Python value of option `name` as JSON-like data: `None`, `bool`, `int`, `float`, `str`,
 /// `os.PathLike` (as its `str` path), and lists, tuples and dicts (with `str` keys) of those,
 /// `depth` deep.
-fn to_json(operation: &str, name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
+fn to_json(of: OptionsOf, name: &str, value: &Bound<'_, PyAny>, depth: usize) -> PyResult<Value> {
     let unconvertible =
-        |got: &str| to_py_err(value.py(), &options::unconvertible(operation, name, KeyStyle::SnakeCase, got));
+        |got: &str| to_py_err(value.py(), &host::unconvertible(of, name, KeyStyle::SnakeCase, got));
     if depth > MAX_VALUE_DEPTH {
         return Err(unconvertible(&format!("lists nested more than {MAX_VALUE_DEPTH} deep")));
     }
@@ -118,9 +119,9 @@ fn to_json(operation: &str, name: &str, value: &Bound<'_, PyAny>, depth: usize) 
             Err(_) => Err(unconvertible("a str that is not valid UTF-8 (it has surrogate escapes)")),
         }
     } else if let Ok(list) = value.cast::<PyList>() {
-        list.iter().map(|item| to_json(operation, name, &item, depth + 1)).collect()
+        list.iter().map(|item| to_json(of, name, &item, depth + 1)).collect()
     } else if let Ok(tuple) = value.cast::<PyTuple>() {
-        tuple.iter().map(|item| to_json(operation, name, &item, depth + 1)).collect()
+        tuple.iter().map(|item| to_json(of, name, &item, depth + 1)).collect()
     } else if let Ok(dict) = value.cast::<PyDict>() {
         // An option that takes options (`index`): each of them is named `<name>.<key>`.
         let mut object = Options::new();
@@ -128,12 +129,12 @@ fn to_json(operation: &str, name: &str, value: &Bound<'_, PyAny>, depth: usize) 
             let Ok(key) = key.cast::<PyString>().map(|key| key.to_string()) else {
                 return Err(unconvertible("a dict whose keys are not all str"));
             };
-            let item = to_json(operation, &format!("{name}.{key}"), &item, depth + 1)?;
+            let item = to_json(of, &format!("{name}.{key}"), &item, depth + 1)?;
             object.insert(key, item);
         }
         Ok(Value::Object(object))
     } else if let Some(path) = str_fspath(value) {
-        to_json(operation, name, &path, depth + 1)
+        to_json(of, name, &path, depth + 1)
     } else {
         let kind = value.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         Err(unconvertible(&kind))

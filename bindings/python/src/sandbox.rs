@@ -2,6 +2,9 @@
 
 use std::time::Duration;
 
+use fsnative::host::{wait_timeout, OptionsOf};
+use fsnative::options::Options;
+use fsnative::render::fff::tools::{self as fff_tools, FffTool};
 use fsnative::{FindRequest, GlobRequest, GrepRequest, Intent, SandboxOptions};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -39,7 +42,7 @@ impl Sandbox {
             .map_err(|_| PyTypeError::new_err("Sandbox() argument 'roots' must be a list of paths"))?
             .map(|root| fs_path("Sandbox", "roots", &root?))
             .collect::<PyResult<Vec<_>>>()?;
-        let options = build(py, &collect("Sandbox", &[], options)?, SandboxOptions::from_options)?;
+        let options = build(py, &collect(OptionsOf::Sandbox, &[], options)?, SandboxOptions::from_options)?;
         let sandbox = run_detached(py, || fsnative::Sandbox::with_options(&roots, &options))?;
         Ok(Sandbox { sandbox })
     }
@@ -50,13 +53,30 @@ impl Sandbox {
         Ok(status.map(IndexStatus::new))
     }
 
-    /// Waits until the index is ready and has read every file, at most `timeout` seconds
-    /// (None: no limit), with the GIL released; True when it is. False at once without an
-    /// index, or when it failed or was closed. Ctrl-C stops the wait on the main thread.
-    #[pyo3(signature = (timeout = None))]
-    fn wait_for_index(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
-        let timeout = fsnative::options::wait_timeout("timeout", timeout, Duration::from_secs(1))
-            .map_err(|error| to_py_err(py, &error))?;
+    /// Waits until the index is ready and has read every file, at most `timeout_ms`
+    /// milliseconds (None: no limit), with the GIL released; True when it is. False at once
+    /// without an index, or when it failed or was closed. Ctrl-C stops the wait on the main
+    /// thread. `timeout` (seconds, by position or keyword) is the deprecated former argument.
+    #[pyo3(signature = (timeout = None, *, timeout_ms = None))]
+    fn wait_for_index(
+        &self,
+        py: Python<'_>,
+        timeout: Option<f64>,
+        timeout_ms: Option<f64>,
+    ) -> PyResult<bool> {
+        let timeout = match (timeout, timeout_ms) {
+            (Some(_), Some(_)) => {
+                return Err(PyTypeError::new_err("wait_for_index() takes `timeout_ms` or the deprecated `timeout`, not both"))
+            }
+            (Some(seconds), None) => {
+                let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+                let message = c"wait_for_index(timeout=seconds) is deprecated; use wait_for_index(timeout_ms=milliseconds)";
+                PyErr::warn(py, &warning, message, 1)?;
+                wait_timeout("timeout", Some(seconds), Duration::from_secs(1))
+            }
+            (None, milliseconds) => wait_timeout("timeout_ms", milliseconds, Duration::from_millis(1)),
+        }
+        .map_err(|error| to_py_err(py, &error))?;
         let cancel = fsnative::CancelToken::new();
         run_interruptible(py, &cancel, |token| Ok(self.sandbox.wait_for_index_cancellable(timeout, token)))
     }
@@ -125,15 +145,15 @@ impl Sandbox {
     /// The canonical absolute path of `path`, or an `FsnativeError` saying why it is refused.
     // `intent=None` leaves the intent to the core's default ("read"): see `GrepResult.render`.
     #[pyo3(signature = (path, intent = None), text_signature = "($self, /, path, intent='read')")]
-    fn validate_path<'py>(
+    fn validate<'py>(
         &self,
         py: Python<'py>,
         path: &Bound<'py, PyAny>,
         intent: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let path = fs_path("validate_path", "path", path)?;
+        let path = fs_path(OptionsOf::Validate.name(), "path", path)?;
         let intent =
-            build(py, &collect("validate_path", &[("intent", intent)], None)?, Intent::from_options)?;
+            build(py, &collect(OptionsOf::Validate, &[("intent", intent)], None)?, Intent::from_options)?;
         let valid = run_detached(py, || self.sandbox.validate(&path, intent))?;
         Ok(path_str(py, &valid))
     }
@@ -147,8 +167,11 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GrepResult> {
-        let request =
-            build(py, &collect("grep", &[("patterns", patterns)], options)?, GrepRequest::from_options)?;
+        let request = build(
+            py,
+            &collect(OptionsOf::Grep, &[("patterns", patterns)], options)?,
+            GrepRequest::from_options,
+        )?;
         let cancel = cancel_token("grep", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.grep_cancellable(&request, token))?;
         Ok(GrepResult::new(result))
@@ -164,8 +187,11 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<GlobResult> {
-        let request =
-            build(py, &collect("glob", &[("patterns", patterns)], options)?, GlobRequest::from_options)?;
+        let request = build(
+            py,
+            &collect(OptionsOf::Glob, &[("patterns", patterns)], options)?,
+            GlobRequest::from_options,
+        )?;
         let cancel = cancel_token("glob", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.glob_cancellable(&request, token))?;
         Ok(GlobResult::new(result))
@@ -181,10 +207,28 @@ impl Sandbox {
         cancel: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<FindResult> {
-        let request = build(py, &collect("find", &[("query", query)], options)?, FindRequest::from_options)?;
+        let request =
+            build(py, &collect(OptionsOf::Find, &[("query", query)], options)?, FindRequest::from_options)?;
         let cancel = cancel_token("find", cancel)?;
         let result = run_interruptible(py, &cancel, |token| self.sandbox.find_cancellable(&request, token))?;
         Ok(FindResult::new(result))
+    }
+
+    /// One call of the FFF drop-in's tool `tool` (`"find_files"`, `"grep"`, `"multi_grep"`)
+    /// with Terraphim's `arguments`: its text, one line per MCP text block. `fsnative.fff`
+    /// calls it; the core holds the tools' defaults and limits.
+    #[pyo3(signature = (tool, arguments, /, *, cancel = None))]
+    fn fff_tool(
+        &self,
+        py: Python<'_>,
+        tool: &str,
+        arguments: &Bound<'_, PyDict>,
+        cancel: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let tool = FffTool::named(tool).map_err(|error| to_py_err(py, &error))?;
+        let arguments: Options = collect(OptionsOf::FffTool, &[], Some(arguments))?;
+        let cancel = cancel_token(OptionsOf::FffTool.name(), cancel)?;
+        run_interruptible(py, &cancel, |token| fff_tools::run(&self.sandbox, tool, &arguments, token))
     }
 
     fn __repr__(&self, py: Python<'_>) -> String {

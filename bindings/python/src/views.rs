@@ -10,10 +10,14 @@
 //! Each view class is written once, by [`view!`]: which core record it shows, and which of
 //! the record's fields are plain attributes (converted by [`Attribute`]). What is left by
 //! hand is what differs: the lists of child views, `render`, and each class's `repr`.
+//!
+//! A field's meaning is documented once, on the core's type; the stub (`_views.pyi`) gives
+//! its Python type. The attributes here carry no docs of their own.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use fsnative::host::OptionsOf;
 use fsnative::render;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
@@ -59,6 +63,13 @@ macro_rules! named_attributes {
     )+};
 }
 
+/// How an index with a store started: the dict of its serde shape.
+impl Attribute for fsnative::StoreStart {
+    fn to_py<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::plain_data::to_dict(py, self)
+    }
+}
+
 named_attributes!(fsnative::Truncation, fsnative::OutputMode, fsnative::IndexState, fsnative::Watching);
 
 impl<T: Attribute> Attribute for Option<T> {
@@ -86,7 +97,7 @@ macro_rules! view {
     (
         $(#[$doc:meta])*
         $view:ident over $root:ty $({ $($index:ident: $index_kind:ty),+ })? => $record:ty = |$this:ident| $find:expr;
-        attributes { $($(#[$field_doc:meta])* $field:ident,)* }
+        attributes { $($field:ident,)* }
         $($methods:tt)*
     ) => {
         $(#[$doc])*
@@ -106,7 +117,6 @@ macro_rules! view {
         #[pymethods]
         impl $view {
             $(
-                $(#[$field_doc])*
                 #[getter]
                 fn $field<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
                     $crate::views::Attribute::to_py(&self.record().$field, py)
@@ -146,17 +156,11 @@ view! {
     /// The answer to `Sandbox.grep`: files with matches, in the requested order.
     GrepResult over fsnative::GrepResult => fsnative::GrepResult = |view| &view.result;
     attributes {
-        /// Sum of `count` over `files`.
         total_matches,
-        /// Why the page stopped early: `"limit"`, `"timeout"`, `"cancelled"`, or None.
         truncated,
-        /// Pass back as `cursor=` with the same arguments to get the next page.
         next_cursor,
-        /// The mode the search ran in: `"content"`, `"files"` or `"count"`.
         mode,
-        /// Context lines were requested (ripgrep then separates groups with `--`).
         context_enabled,
-        /// The scope was exactly one regular file (ripgrep then prints no path prefix).
         single_file,
     }
 
@@ -181,7 +185,7 @@ view! {
     // shows that default (a `str` default needs CPython 3.10's limited API).
     #[pyo3(signature = (format = None, **options), text_signature = "($self, /, format='standard', **options)")]
     fn render(&self, py: Python<'_>, format: Option<Arg>, options: Option<Kwargs>) -> PyResult<String> {
-        let format = render_format(py, "render", format, options, render::Format::from_options)?;
+        let format = render_format(py, OptionsOf::Render, format, options, render::Format::from_options)?;
         run_detached(py, || Ok(render::render(&self.result, &format)))
     }
 
@@ -194,7 +198,7 @@ view! {
         format: Option<Arg>,
         options: Option<Kwargs>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let format = render_format(py, "render_bytes", format, options, render::Format::from_options)?;
+        let format = render_format(py, OptionsOf::Render, format, options, render::Format::from_options)?;
         let bytes = run_detached(py, || Ok(render::render_bytes(&self.result, &format)))?;
         Ok(PyBytes::new(py, &bytes))
     }
@@ -210,16 +214,10 @@ view! {
     /// All that one file contributed to a grep.
     FileMatches over fsnative::GrepResult { file: usize } => fsnative::FileMatches = |view| &view.result.files[view.file];
     attributes {
-        /// Absolute path (the canonical root joined with the walked path).
         path,
-        /// Path relative to the sandbox root it lies in (`/`-separated).
         relative_path,
-        /// Matching lines in this page (content and count modes), 1 in files mode.
         count,
-        /// Bytes the searcher read from this file (ripgrep's per-file `bytes_searched`).
         bytes_searched,
-        /// The offset of the NUL byte at which the search of this file stopped after it had
-        /// found matches (ripgrep's `binary_offset`), or `None`.
         binary_offset,
     }
 
@@ -242,20 +240,12 @@ view! {
     Match over fsnative::GrepResult { file: usize, index: usize } => fsnative::Match =
         |view| &view.result.files[view.file].matches[view.index];
     attributes {
-        /// 1-based number of the (first) line.
         line_number,
-        /// 1-based byte column of the first submatch (1 when inverted).
         column,
-        /// Byte offset of the line's start in the file.
         byte_offset,
-        /// The line(s) without the final terminator, invalid UTF-8 replaced by U+FFFD, cut at
-        /// `max_columns`.
         text,
-        /// The text was longer than `max_columns` and holds only its beginning.
         truncated,
-        /// `(start, end)` byte ranges of each match within the UTF-8 encoded `text`.
         submatches,
-        /// With `section_end_patterns`: the first later line matching one of them, or `None`.
         section_end,
     }
 
@@ -313,14 +303,9 @@ view! {
             }
         };
     attributes {
-        /// 1-based line number.
         line_number,
-        /// Byte offset of the line's start in the file.
         byte_offset,
-        /// The line without its terminator, invalid UTF-8 replaced by U+FFFD, cut at
-        /// `max_columns`.
         text,
-        /// The line was longer than `max_columns` and `text` holds only its beginning.
         truncated,
     }
 
@@ -334,23 +319,14 @@ view! {
     /// Counters of what a grep did.
     GrepStats over fsnative::GrepResult => fsnative::GrepStats = |view| &view.result.stats;
     attributes {
-        /// Files the walk yielded as candidates (after ignore, glob and type filters).
         files_walked,
-        /// Files opened and searched.
         files_searched,
-        /// Files with at least one match.
         files_matched,
-        /// Files skipped because they contain a NUL byte.
         skipped_binary,
-        /// Entries skipped because they are FIFOs, sockets or devices.
         skipped_special,
-        /// Symlinks not followed because their target resolves outside the sandbox.
         skipped_outside,
-        /// Files or directories that could not be read.
         skipped_errors,
-        /// Bytes read by the searcher.
         bytes_searched,
-        /// Wall-clock time of the call in milliseconds.
         elapsed_ms,
     }
 
@@ -373,9 +349,7 @@ view! {
     /// The answer to `Sandbox.glob`: matching entries, in the requested order.
     GlobResult over fsnative::GlobResult => fsnative::GlobResult = |view| &view.result;
     attributes {
-        /// How many entries matched in all, also past the limit.
         total,
-        /// Why `entries` is incomplete: `"limit"`, `"timeout"`, `"cancelled"`, or None.
         truncated,
     }
 
@@ -402,11 +376,8 @@ view! {
     /// One entry yielded by a glob.
     GlobEntry over fsnative::GlobResult { index: usize } => fsnative::GlobEntry = |view| &view.result.entries[view.index];
     attributes {
-        /// Absolute path (the canonical base joined with `relative_path`).
         path,
-        /// Path relative to the base directory it was matched from (`/`-separated).
         relative_path,
-        /// The entry is a directory.
         is_dir,
     }
 
@@ -421,15 +392,10 @@ view! {
     /// Counters of what a glob did.
     GlobStats over fsnative::GlobResult => fsnative::GlobStats = |view| &view.result.stats;
     attributes {
-        /// Entries the walk visited.
         entries_walked,
-        /// Entries skipped because they are FIFOs, sockets or devices.
         skipped_special,
-        /// Symlinks not followed because their target resolves outside the sandbox.
         skipped_outside,
-        /// Directories that could not be read.
         skipped_errors,
-        /// Wall-clock time of the call in milliseconds.
         elapsed_ms,
     }
 
@@ -449,49 +415,27 @@ view! {
     /// A snapshot of a sandbox's warm index (`Sandbox.index_status()`).
     IndexStatus over fsnative::IndexStatus => fsnative::IndexStatus = |view| &view.result;
     attributes {
-        /// `"building"`, `"ready"`, `"failed"` or `"closed"`.
         state,
-        /// Files listed.
         files,
-        /// Directories listed.
         dirs,
-        /// Bytes of the files read into the content prefilter.
         bytes,
-        /// Memory the index holds, in bytes (the content cache included).
         memory_bytes,
-        /// How changes are heard of: `"live"`, `"partial"` or `"off"`.
         watching,
-        /// Directories watched.
         watched_dirs,
-        /// Directories that could not be watched (listed again before every search).
         unwatched_dirs,
-        /// Times the whole tree was listed again because the kernel dropped events.
         rescans,
-        /// Files whose content the prefilter knows.
         content_files,
-        /// Files waiting to be read (they are searched meanwhile).
         content_pending,
-        /// Milliseconds it took to list the roots, once done.
         list_ms,
-        /// Milliseconds from the start until every file was first read, once done.
         content_ms,
-        /// Searches answered from the index so far.
         searches,
-        /// Why the index failed, or None.
         error,
-        /// With `persist`: `"loaded"`, or `"rebuilt: "` and why the store was not used.
         store,
-        /// Why the last write of the store failed, or None.
         store_error,
-        /// Size in bytes of the store last loaded or written.
         store_bytes,
-        /// Files and directories the check at load found changed while nothing watched.
         store_changes,
-        /// Bytes of file contents the content cache holds.
         cache_bytes,
-        /// Files the content cache holds.
         cache_files,
-        /// Files searched from the content cache instead of read from disk, so far.
         cache_hits,
     }
 
@@ -514,19 +458,12 @@ view! {
     /// A snapshot of a sandbox's thesaurus (`Sandbox.thesaurus_status()`).
     ThesaurusStatus over fsnative::BoostStatus => fsnative::BoostStatus = |view| &view.result;
     attributes {
-        /// The thesaurus file (absolute), or None for a thesaurus given as a mapping.
         path,
-        /// Terms in the thesaurus in use.
         terms,
-        /// Distinct concepts in the thesaurus in use.
         concepts,
-        /// Reloads of the file that succeeded.
         reloads,
-        /// Why the last reload failed (the last good thesaurus stays in use), or None.
         last_error,
-        /// The boost per distinct concept a path mentions.
         weight_per_term,
-        /// The cap on a path's boost.
         max_boost,
     }
 

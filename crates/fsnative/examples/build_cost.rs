@@ -24,7 +24,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     request.limit = Some(100);
     for round in 0..rounds {
         let started = Instant::now();
-        let sandbox = Sandbox::with_index([&dir], IndexOptions::default())?;
+        let sandbox = Sandbox::new([&dir])?.with_index(IndexOptions::default())?;
         let building = AtomicBool::new(true);
         let during = std::thread::scope(|scope| {
             let searcher = scope.spawn(|| {

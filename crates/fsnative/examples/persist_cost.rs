@@ -21,7 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let options = IndexOptions { persist: Some(store.into()), ..IndexOptions::default() };
     for start in 0..=restarts {
         let started = Instant::now();
-        let sandbox = Sandbox::with_index([&dir], options.clone())?;
+        let sandbox = Sandbox::new([&dir])?.with_index(options.clone())?;
         if !sandbox.wait_for_index(Some(Duration::from_secs(600))) {
             return Err("the index was not ready within 10 minutes".into());
         }
@@ -35,7 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             status.list_ms.unwrap_or_default(),
             answered.as_secs_f64() * 1000.0,
             found.total_matches,
-            status.store.unwrap_or_default(),
+            status.store,
             status.store_changes,
             status.store_bytes,
         );

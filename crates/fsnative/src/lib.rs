@@ -53,7 +53,8 @@
 //! Below them all, `error`, `control`, `request` and `result` hold the shared types, `pool`
 //! the helper threads that walks and searches borrow, and `memory` gives freed memory back to
 //! the system after a burst of work; beside the facade, [`options`] builds
-//! requests from what a binding's caller passed.
+//! requests from what a binding's caller passed. `host` (hidden from the docs) holds the
+//! plumbing only the Node and Python bindings use.
 #![deny(missing_docs)]
 
 /// With the `mimalloc` feature (the Node and Python modules enable it), mimalloc serves every
@@ -81,18 +82,19 @@ mod pool;
 mod request;
 mod result;
 
+#[doc(hidden)]
+pub mod host;
 pub mod options;
 pub mod render;
 
 pub use control::CancelToken;
-pub use error::{catch_panic, Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, Result};
 pub use find::FRECENCY_POINTS;
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
 pub use index::{
-    IndexOptions, IndexState, IndexStatus, Watching, DEFAULT_CACHE_MEMORY, DEFAULT_INDEX_MAX_FILES,
-    DEFAULT_INDEX_MAX_MEMORY,
+    IndexOptions, IndexState, IndexStatus, StoreStart, Watching, DEFAULT_CACHE_MEMORY,
+    DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
 };
-pub use pool::{run_in_background, BACKGROUND_CALLS};
 pub use rank::{
     BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, FrecencyStatus, PathBoost, Thesaurus,
     ThesaurusSource, DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE,
@@ -106,7 +108,7 @@ pub use result::{
     ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
     GrepStats, Match, Truncation,
 };
-pub use roots::{is_path_within, Intent, MAX_SYMLINK_HOPS};
+pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
 
 /// The README's Rust example, run as a doc test (in this crate's directory) so it cannot rot.

@@ -31,9 +31,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod index;
+pub(crate) mod host_values;
+pub(crate) mod index;
 mod sandbox;
-pub use index::wait_timeout;
+use host_values::{camel_to_snake, snake_to_camel, OptionsOf};
 
 use std::borrow::Cow;
 
@@ -50,11 +51,6 @@ use crate::roots::Intent;
 
 /// A caller's options: names (in the caller's [`KeyStyle`]) to JSON-like values.
 pub type Options = serde_json::Map<String, Value>;
-
-/// How deep lists and objects may nest in a value a binding converts (no option takes more
-/// than a list of strings or an object of scalars). Bindings that walk host values stop here,
-/// so a list that contains itself cannot recurse until the stack overflows.
-pub const MAX_VALUE_DEPTH: usize = 16;
 
 /// How a caller spells option names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,42 +77,6 @@ impl KeyStyle {
             KeyStyle::CamelCase => snake_to_camel(key),
         }
     }
-}
-
-/// `max_depth` → `maxDepth`: each `_` dropped and the letter after it raised.
-pub fn snake_to_camel(name: &str) -> Cow<'_, str> {
-    if !name.contains('_') {
-        return Cow::Borrowed(name);
-    }
-    let mut camel = String::with_capacity(name.len());
-    for (index, piece) in name.split('_').enumerate() {
-        let mut chars = piece.chars();
-        match chars.next() {
-            Some(first) if index > 0 => {
-                camel.push(first.to_ascii_uppercase());
-                camel.push_str(chars.as_str());
-            }
-            _ => camel.push_str(piece),
-        }
-    }
-    Cow::Owned(camel)
-}
-
-/// `maxDepth` → `max_depth`: `_` before each ASCII upper-case letter, which is lowered.
-pub fn camel_to_snake(name: &str) -> Cow<'_, str> {
-    if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-        return Cow::Borrowed(name);
-    }
-    let mut snake = String::with_capacity(name.len() + 4);
-    for c in name.chars() {
-        if c.is_ascii_uppercase() {
-            snake.push('_');
-            snake.push(c.to_ascii_lowercase());
-        } else {
-            snake.push(c);
-        }
-    }
-    Cow::Owned(snake)
 }
 
 impl GrepRequest {
@@ -160,7 +120,7 @@ impl Format {
                     fill(JsonOptions::default(), rest, style).map(Format::Json)
                 }
                 Some("fff") => fill(FffGrepOptions::default(), rest, style).map(Format::Fff),
-                _ => Err(rejected("render", "format", style, FORMATS, given)),
+                _ => Err(rejected(OptionsOf::Render.name(), "format", style, FORMATS, given)),
             },
         }
     }
@@ -176,7 +136,7 @@ impl FindFormat {
             Some(given) if given.as_str() == Some("fff") => {
                 fill(FffFindOptions::default(), rest, style).map(FindFormat::Fff)
             }
-            Some(given) => Err(rejected("render_find", "format", style, r#""fff""#, given)),
+            Some(given) => Err(rejected(OptionsOf::RenderFind.name(), "format", style, r#""fff""#, given)),
         }
     }
 }
@@ -188,43 +148,16 @@ impl Intent {
         let mut intent = Intent::Read;
         for (key, value) in options {
             if key != "intent" {
-                return Err(unknown("validate_path", key, &["intent"], style));
+                return Err(unknown(OptionsOf::Validate.name(), key, &["intent"], style));
             }
             if !value.is_null() {
-                intent = Intent::accept(value)
-                    .ok_or_else(|| rejected("validate_path", key, style, &Intent::accepts(), value))?;
+                intent = Intent::accept(value).ok_or_else(|| {
+                    rejected(OptionsOf::Validate.name(), key, style, &Intent::accepts(), value)
+                })?;
             }
         }
         Ok(intent)
     }
-}
-
-/// An [`ErrorCode::InvalidOption`] error for a value a binding could not convert to JSON at
-/// all (a Python `set`, an integer beyond 64 bits, a string that is not UTF-8): it names the
-/// option and says what it accepts, like every other complaint. `got` describes the value in
-/// the caller's words. `operation` is `grep`, `glob`, `find`, `render`, `validate_path` or
-/// `Sandbox`.
-pub fn unconvertible(operation: &str, key: &str, style: KeyStyle, got: &str) -> Error {
-    let name = canonical(key, style);
-    let accepts = match operation {
-        "grep" => GrepRequest::field(&name).map(|field| (field.accepts)()),
-        "glob" => GlobRequest::field(&name).map(|field| (field.accepts)()),
-        "find" => FindRequest::field(&name).map(|field| (field.accepts)()),
-        "render" if name == "format" => Some(Cow::Borrowed(FORMATS)),
-        "render" => StandardOptions::field(&name)
-            .map(|field| (field.accepts)())
-            .or_else(|| FffGrepOptions::field(&name).map(|field| (field.accepts)())),
-        "render_find" => FffFindOptions::field(&name).map(|field| (field.accepts)()),
-        "validate_path" if name == "intent" => Some(Intent::accepts()),
-        "Sandbox" => sandbox::accepts(&name),
-        _ => None,
-    };
-    let operation = style.spell(operation);
-    let message = match accepts {
-        Some(accepts) => format!("{operation} option `{key}` must be {accepts}, not {got}"),
-        None => format!("{operation} option `{key}` cannot be {got}"),
-    };
-    Error::invalid_option(key, message)
 }
 
 /// What the `format` of a render accepts.
@@ -463,7 +396,7 @@ fn store<T: Accept>(slot: &mut T, value: &Value) -> bool {
 /// The table of a request type's options: each field once, with its alias; the field's own
 /// type says what it accepts.
 macro_rules! option_fields {
-    ($target:ty, $operation:literal, [$($field:ident $(| $alias:ident)?),+ $(,)?]) => {
+    ($target:ty, $operation:expr, [$($field:ident $(| $alias:ident)?),+ $(,)?]) => {
         impl FromOptions for $target {
             const OPERATION: &'static str = $operation;
             const FIELDS: &'static [Field<$target>] = &[$(Field {
@@ -483,7 +416,7 @@ macro_rules! option_fields {
     (@alias $alias:ident) => { Some(stringify!($alias)) };
 }
 
-option_fields!(GrepRequest, "grep", [
+option_fields!(GrepRequest, OptionsOf::Grep.name(), [
     patterns | pattern, fixed_strings, case_mode, word, multiline, invert, paths | path,
     globs | glob, types | type, types_not, constraints, hidden, follow_links, no_ignore, max_depth,
     max_filesize, search_binary, mode, context, before_context, after_context,
@@ -493,7 +426,7 @@ option_fields!(GrepRequest, "grep", [
 
 option_fields!(
     GlobRequest,
-    "glob",
+    OptionsOf::Glob.name(),
     [
         patterns | pattern,
         paths | path,
@@ -513,15 +446,15 @@ option_fields!(
     ]
 );
 
-option_fields!(FindRequest, "find", [query, path, limit, constraints, timeout_ms]);
+option_fields!(FindRequest, OptionsOf::Find.name(), [query, path, limit, constraints, timeout_ms]);
 
-option_fields!(StandardOptions, "render", [path_style, with_filename, heading, line_number]);
+option_fields!(StandardOptions, OptionsOf::Render.name(), [path_style, with_filename, heading, line_number]);
 
-option_fields!(JsonOptions, "render", [path_style]);
+option_fields!(JsonOptions, OptionsOf::Render.name(), [path_style]);
 
-option_fields!(FffGrepOptions, "render", [path, base, patterns]);
+option_fields!(FffGrepOptions, OptionsOf::Render.name(), [path, base, patterns]);
 
-option_fields!(FffFindOptions, "render_find", [query, path]);
+option_fields!(FffFindOptions, OptionsOf::RenderFind.name(), [query, path]);
 
 impl Error {
     /// An [`ErrorCode::InvalidOption`] error about option `key` (as the caller spelled it).

@@ -108,7 +108,7 @@ impl Sandbox {
         P: AsRef<Path>,
     {
         let mut sandbox = match &options.index {
-            Some(index) => Sandbox::with_index(roots, index.clone())?,
+            Some(index) => Sandbox::new(roots)?.with_index(index.clone())?,
             None => Sandbox::new(roots)?,
         };
         if let Some(frecency) = &options.frecency {
@@ -139,21 +139,16 @@ impl Sandbox {
         self
     }
 
-    /// Like [`Sandbox::new`], with a warm index of the roots: built on a thread of its own,
-    /// then kept current by a filesystem watcher. Searches it can answer (the walk's default
-    /// options, path order) read it instead of walking and skip files its content prefilter
-    /// rules out; the answers are the same. Until it is ready, searches walk.
+    /// This sandbox, with a warm index of its roots (replacing any index it had): built on a
+    /// thread of its own, then kept current by a filesystem watcher. Searches it can answer
+    /// (the walk's default options, path order) read it instead of walking and skip files its
+    /// content prefilter rules out; the answers are the same. Until it is ready, searches walk.
     ///
     /// Refuses (`INVALID_OPTION`) to index `/` or a directory holding the home directory
     /// unless [`IndexOptions::allow_home`] is set.
-    pub fn with_index<I, P>(roots: I, options: IndexOptions) -> Result<Sandbox>
-    where
-        I: IntoIterator<Item = P>,
-        P: AsRef<Path>,
-    {
-        let mut sandbox = Sandbox::new(roots)?;
-        sandbox.index = Some(Arc::new(Index::start(&sandbox.roots, options, grep::no_match)?));
-        Ok(sandbox)
+    pub fn with_index(mut self, options: IndexOptions) -> Result<Sandbox> {
+        self.index = Some(Arc::new(Index::start(&self.roots, options, grep::no_match)?));
+        Ok(self)
     }
 
     /// The index's state, files, memory and watcher; `None` without an index.

@@ -162,7 +162,7 @@ fn pages_of_a_parallel_search_add_up_to_the_whole() {
 
 #[test]
 fn a_panic_becomes_an_internal_error() {
-    let caught: fsnative::Result<()> = fsnative::catch_panic(|| panic!("boom"));
+    let caught: fsnative::Result<()> = fsnative::host::catch_panic(|| panic!("boom"));
     let err = caught.unwrap_err();
     assert_eq!(err.code().as_str(), "INTERNAL");
     assert!(err.message().contains("boom"));

@@ -19,7 +19,7 @@ use support::{assert_same, move_in, move_out, questions};
 use support::{grep, seed};
 
 fn indexed(root: &Path) -> Sandbox {
-    let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();
+    let sandbox = Sandbox::new([root]).unwrap().with_index(IndexOptions::default()).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
     sandbox
 }
@@ -160,7 +160,7 @@ fn closing_stops_the_index_and_searches_still_answer() {
 fn the_home_directory_and_the_root_are_refused_unless_allowed() {
     let home = std::env::var_os("HOME").expect("HOME is set");
     for refused in [Path::new("/"), Path::new(&home)] {
-        let err = Sandbox::with_index([refused], IndexOptions::default()).unwrap_err();
+        let err = Sandbox::new([refused]).unwrap().with_index(IndexOptions::default()).unwrap_err();
         assert_eq!(err.code().as_str(), "INVALID_OPTION", "{refused:?}");
         assert_eq!(err.option(), Some("index"));
     }
@@ -171,7 +171,7 @@ fn past_the_cap_on_files_the_index_fails_and_searches_walk() {
     let dir = tempfile::tempdir().unwrap();
     seed(dir.path());
     let options = IndexOptions { max_files: 5, ..IndexOptions::default() };
-    let sandbox = Sandbox::with_index([dir.path()], options).unwrap();
+    let sandbox = Sandbox::new([dir.path()]).unwrap().with_index(options).unwrap();
     assert!(!sandbox.wait_for_index(Some(Duration::from_secs(30))));
     let status = sandbox.index_status().unwrap();
     assert_eq!(status.state, IndexState::Failed);

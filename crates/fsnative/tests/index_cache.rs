@@ -16,7 +16,7 @@ const SETTLE: Duration = Duration::from_millis(250);
 
 fn indexed(root: &Path, cache_memory: usize) -> Sandbox {
     let options = IndexOptions { cache_memory, ..IndexOptions::default() };
-    let sandbox = Sandbox::with_index([root], options).unwrap();
+    let sandbox = Sandbox::new([root]).unwrap().with_index(options).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
     sandbox
 }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use fsnative::{ErrorCode, GlobRequest, GrepRequest, GrepResult, IndexOptions, Sandbox};
 
 fn indexed(root: &Path) -> Sandbox {
-    let sandbox = Sandbox::with_index([root], IndexOptions::default()).unwrap();
+    let sandbox = Sandbox::new([root]).unwrap().with_index(IndexOptions::default()).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
     sandbox
 }

@@ -12,7 +12,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox};
+use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox, StoreStart};
 
 mod support;
 use support::{assert_same, seed};
@@ -30,7 +30,7 @@ fn options(store: &Path) -> IndexOptions {
 }
 
 fn started(root: &Path, options: IndexOptions) -> (Sandbox, IndexStatus) {
-    let sandbox = Sandbox::with_index([root], options).unwrap();
+    let sandbox = Sandbox::new([root]).unwrap().with_index(options).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(60))), "{:?}", sandbox.index_status());
     let status = sandbox.index_status().unwrap();
     (sandbox, status)
@@ -71,9 +71,9 @@ fn store_bytes(fixture: &Fixture) -> Vec<u8> {
 fn a_store_is_written_then_loaded_and_answers_as_a_walk() {
     let fixture = fixture();
     let first = cycle(&fixture, options(&fixture.store));
-    assert_eq!(first.store.as_deref(), Some("rebuilt: no store yet"));
+    assert_eq!(first.store, Some(StoreStart::Rebuilt { reason: "no store yet".to_owned() }));
     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!(status.store.as_deref(), Some("loaded"));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
     assert!(status.store_bytes > 0);
     assert_eq!((status.files, status.content_files, status.content_pending), (first.files, first.files, 0));
     let plain = Sandbox::new([&fixture.root]).unwrap();
@@ -87,7 +87,7 @@ fn a_file_unchanged_since_it_was_read_is_not_read_again() {
     std::thread::sleep(PAST_RACY);
     cycle(&fixture, options(&fixture.store));
     let (_, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!((status.store.as_deref(), status.store_changes), (Some("loaded"), 0));
+    assert_eq!((status.store.clone(), status.store_changes), (Some(StoreStart::Loaded), 0));
 
     // The same size, and the modification time put back: the change time still moves.
     let file = fixture.root.join("d1/f2.txt");
@@ -95,7 +95,7 @@ fn a_file_unchanged_since_it_was_read_is_not_read_again() {
     std::fs::write(&file, "common line\nfile X Y\n").unwrap();
     filetime::set_file_mtime(&file, mtime).unwrap();
     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!((status.store.as_deref(), status.store_changes), (Some("loaded"), 1), "{status:?}");
+    assert_eq!((status.store.clone(), status.store_changes), (Some(StoreStart::Loaded), 1), "{status:?}");
     let plain = Sandbox::new([&fixture.root]).unwrap();
     assert_same(&sandbox, &plain, "file X Y", "same size, same mtime");
 }
@@ -108,7 +108,7 @@ fn ignore_files_edited_while_down_change_what_belongs_below_them() {
     // Edited in place: no directory's names change.
     std::fs::write(fixture.root.join(".gitignore"), "*.log\n").unwrap();
     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!((status.store.as_deref(), status.store_changes), (Some("loaded"), 1), "{status:?}");
+    assert_eq!((status.store.clone(), status.store_changes), (Some(StoreStart::Loaded), 1), "{status:?}");
     let plain = Sandbox::new([&fixture.root]).unwrap();
     assert_same(&sandbox, &plain, "common", "an ignore rule dropped");
     assert!(sandbox.index_status().unwrap().files > status.files - 1);
@@ -229,7 +229,7 @@ fn every_kind_of_change_while_down_is_found_before_the_first_answer() {
         change(kind, round, root, outside, &token);
         let (indexed, status) = started(root, options(&fixture.store));
         let at = format!("round {round} (change {kind})");
-        assert_eq!(status.store.as_deref(), Some("loaded"), "{at}");
+        assert_eq!(status.store, Some(StoreStart::Loaded), "{at}");
         assert_same(&indexed, &plain, &token, &at);
         indexed.close();
         assert_eq!(indexed.index_status().unwrap().store_error, None, "{at}");
@@ -249,13 +249,13 @@ fn rebuilt_after(damage: impl FnOnce(&Fixture), why: &str) {
     cycle(&fixture, options(&fixture.store));
     damage(&fixture);
     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-    let said = status.store.unwrap_or_default();
-    assert!(said.starts_with(&format!("rebuilt: {why}")), "{said}");
+    let said = status.store;
+    assert!(matches!(&said, Some(StoreStart::Rebuilt { reason }) if reason.starts_with(why)), "{said:?}");
     let plain = Sandbox::new([&fixture.root]).unwrap();
     assert_same(&sandbox, &plain, "file 3", why);
     sandbox.close();
     let (_, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!(status.store.as_deref(), Some("loaded"), "rewritten after {why}");
+    assert_eq!(status.store, Some(StoreStart::Loaded), "rewritten after {why}");
 }
 
 fn rewrite(fixture: &Fixture, change: impl FnOnce(&mut Vec<u8>)) {
@@ -299,12 +299,15 @@ fn a_store_of_other_roots_or_options_is_not_used() {
     cycle(&fixture, options(&fixture.store));
     let fewer = IndexOptions { max_files: 10_000, ..options(&fixture.store) };
     let status = cycle(&fixture, fewer.clone());
-    assert_eq!(status.store.as_deref(), Some("rebuilt: built with other index options"));
+    assert_eq!(
+        status.store,
+        Some(StoreStart::Rebuilt { reason: "built with other index options".to_owned() })
+    );
     let other = fixture.outside.join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("o.txt"), "other\n").unwrap();
     let (_, status) = started(&other, fewer);
-    assert_eq!(status.store.as_deref(), Some("rebuilt: built for other roots"));
+    assert_eq!(status.store, Some(StoreStart::Rebuilt { reason: "built for other roots".to_owned() }));
     assert_eq!(status.files, 1);
 }
 
@@ -322,7 +325,7 @@ fn writers_take_turns_and_readers_never_see_half_a_store() {
                     let file = fixture.root.join(format!("w{writer}.txt"));
                     std::fs::write(file, format!("writer {writer} round {round}\n")).unwrap();
                     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-                    assert_eq!(status.store.as_deref(), Some("loaded"), "writer {writer} round {round}");
+                    assert_eq!(status.store, Some(StoreStart::Loaded), "writer {writer} round {round}");
                     sandbox.close();
                     assert_eq!(sandbox.index_status().unwrap().store_error, None);
                 }
@@ -330,7 +333,7 @@ fn writers_take_turns_and_readers_never_see_half_a_store() {
         }
     });
     let (sandbox, status) = started(&fixture.root, options(&fixture.store));
-    assert_eq!(status.store.as_deref(), Some("loaded"));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
     let plain = Sandbox::new([&fixture.root]).unwrap();
     assert_same(&sandbox, &plain, "writer 1 round 5", "after the writers");
     // It may be writing the store (what it loaded had changed): closing waits for the write.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox};
+use fsnative::{IndexOptions, IndexState, IndexStatus, Sandbox, StoreStart};
 
 mod namespace;
 mod support;
@@ -35,7 +35,7 @@ fn options(store: &Path) -> IndexOptions {
 }
 
 fn started(root: &Path, store: &Path) -> (Sandbox, IndexStatus) {
-    let sandbox = Sandbox::with_index([root], options(store)).unwrap();
+    let sandbox = Sandbox::new([root]).unwrap().with_index(options(store)).unwrap();
     assert!(sandbox.wait_for_index(Some(Duration::from_secs(120))), "{:?}", sandbox.index_status());
     let status = sandbox.index_status().unwrap();
     (sandbox, status)
@@ -89,7 +89,7 @@ fn child_on_a_full_file_system() {
 
     // A store that fits is written.
     let (sandbox, status) = started(&root, &store);
-    assert_eq!(status.store.as_deref(), Some("rebuilt: no store yet"));
+    assert_eq!(status.store, Some(StoreStart::Rebuilt { reason: "no store yet".to_owned() }));
     sandbox.close();
     let status = sandbox.index_status().unwrap();
     assert_eq!(status.store_error, None);
@@ -99,7 +99,7 @@ fn child_on_a_full_file_system() {
     // check fails for want of space, the old store stays whole and the index answers right.
     grow(&root);
     let (sandbox, status) = started(&root, &store);
-    assert_eq!(status.store.as_deref(), Some("loaded"));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
     assert!(status.store_changes > 0);
     let error = store_error(&sandbox);
     assert!(
@@ -117,7 +117,7 @@ fn child_on_a_full_file_system() {
 
     // The old store, loaded again, is checked against the tree: nothing stale.
     let (sandbox, status) = started(&root, &store);
-    assert_eq!(status.store.as_deref(), Some("loaded"));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
     assert_same(&sandbox, &plain, "full_disk_token", "the old store, loaded again");
     sandbox.close();
 
@@ -130,8 +130,11 @@ fn child_on_a_full_file_system() {
     let torn = std::fs::metadata(store.join(STORE)).unwrap().len();
     assert!(torn > 0 && torn < big.len() as u64, "{torn} of {} bytes", big.len());
     let (sandbox, status) = started(&root, &store);
-    let said = status.store.unwrap_or_default();
-    assert!(said.starts_with("rebuilt: truncated"), "{said}");
+    let said = status.store;
+    assert!(
+        matches!(&said, Some(StoreStart::Rebuilt { reason }) if reason.starts_with("truncated")),
+        "{said:?}"
+    );
     assert_same(&sandbox, &plain, "full_disk_token", "rebuilt from a torn store");
     assert!(store_error(&sandbox).contains("No space left"));
     sandbox.close();
@@ -143,7 +146,7 @@ fn child_on_a_full_file_system() {
     sandbox.close();
     assert_eq!(sandbox.index_status().unwrap().store_error, None);
     let (sandbox, status) = started(&root, &store);
-    assert_eq!(status.store.as_deref(), Some("loaded"));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
     assert_same(&sandbox, &plain, "full_disk_token", "after room was made");
     eprintln!(
         "tmpfs of {bytes} bytes: a {}-byte store kept, a {}-byte store torn at {torn} bytes and rebuilt",

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fsnative::options::{KeyStyle, Options};
+use fsnative::render::fff::{self, tools::FffTool};
 use fsnative::{
-    render, FindRequest, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox, SandboxOptions,
+    render, CancelToken, FindRequest, GlobRequest, GrepRequest, IndexOptions, Intent, Sandbox, SandboxOptions,
 };
 use libtest_mimic::{Arguments, Failed, Trial};
 use serde_json::{json, Map, Value};
@@ -227,7 +228,9 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
         "path_within" => {
             let dirs = args["dirs"].as_array().ok_or("BAD_VECTOR: `dirs` is a list")?;
             let dirs: Vec<&str> = dirs.iter().map(|d| d.as_str().unwrap_or("")).collect();
-            Ok(json!({ "within": fsnative::is_path_within(args["path"].as_str().unwrap_or(""), &dirs) }))
+            Ok(
+                json!({ "within": fsnative::host::is_path_within(args["path"].as_str().unwrap_or(""), &dirs) }),
+            )
         }
         "validate" => {
             let mut options = options_of(args)?;
@@ -235,6 +238,17 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
             let intent = Intent::from_options(&options, KeyStyle::SnakeCase)?;
             let path = path.as_ref().and_then(Value::as_str).unwrap_or("");
             sandbox.validate(path, intent).map(|p| json!({ "path": p })).map_err(code)
+        }
+        "fff_tool" => {
+            let tool =
+                args["tool"].as_str().and_then(FffTool::from_name).ok_or("BAD_VECTOR: no FFF `tool`")?;
+            let arguments = options_of(args["arguments"].take())?;
+            let text = fff::tools::run(&sandbox, tool, &arguments, &CancelToken::new()).map_err(code)?;
+            // One MCP text block per line, as the adapters split it; a cursor (which names the
+            // fixture's path) as `CURSOR`.
+            let mut lines: Vec<&str> = text.split('\n').map(fff_cursor).collect();
+            lines.pop();
+            Ok(json!({ "lines": lines }))
         }
         "glob" => {
             let request = GlobRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?;
@@ -302,6 +316,15 @@ fn execute(vector: &Value, base: &Path, mut args: Value, mode: Mode) -> Result<V
 /// Vector arguments go through the bindings' own path: `from_options` with snake_case keys.
 fn grep_request(args: Value) -> Result<GrepRequest, Failure> {
     Ok(GrepRequest::from_options(&options_of(args)?, KeyStyle::SnakeCase)?)
+}
+
+/// A `next_cursor: TOKEN` line of an FFF tool as `next_cursor: CURSOR` (the token is opaque).
+fn fff_cursor(line: &str) -> &str {
+    if line.starts_with("next_cursor: ") {
+        "next_cursor: CURSOR"
+    } else {
+        line
+    }
 }
 
 fn options_of(args: Value) -> Result<Options, String> {

@@ -57,12 +57,8 @@ describe('INVALID_OPTION', () => {
       'grep options `pattern` and `patterns` are the same option; give one',
     );
     await assertInvalidOption(() => sandbox.glob({ pattern: '*', kind: 'links' }), 'kind', 'glob option `kind` must be "files", "dirs" or "all", not "links"');
-    await assertInvalidOption(
-      () => sandbox.validatePath('a.txt', { intent: 'rw' }),
-      'intent',
-      'validatePath option `intent` must be "read" or "write", not "rw"',
-    );
-    await assertInvalidOption(() => sandbox.validatePath('a.txt', { mode: 'read' }), 'mode', 'unknown validatePath option `mode`');
+    await assertInvalidOption(() => sandbox.validate('a.txt', { intent: 'rw' }), 'intent', 'validate option `intent` must be "read" or "write", not "rw"');
+    await assertInvalidOption(() => sandbox.validate('a.txt', { mode: 'read' }), 'mode', 'unknown validate option `mode`');
     await assertInvalidOption(
       () => sandbox.grepTextSync({ pattern: 'x' }, { format: 'xml' }),
       'format',
@@ -143,9 +139,9 @@ describe('INVALID_OPTION', () => {
 
 describe('err.path', () => {
   test('errors about a path carry it, as the message names it', async () => {
-    assert.throws(() => sandbox.validatePath('missing.txt'), { code: 'NOT_FOUND', path: 'missing.txt' });
-    assert.throws(() => sandbox.validatePath('a.txt/x'), { code: 'NOT_A_DIRECTORY', path: `${root}/a.txt/x` });
-    assert.throws(() => sandbox.validatePath(''), { code: 'INVALID_PATH', path: '' });
+    assert.throws(() => sandbox.validate('missing.txt'), { code: 'NOT_FOUND', path: 'missing.txt' });
+    assert.throws(() => sandbox.validate('a.txt/x'), { code: 'NOT_A_DIRECTORY', path: `${root}/a.txt/x` });
+    assert.throws(() => sandbox.validate(''), { code: 'INVALID_PATH', path: '' });
     assert.throws(() => new Sandbox([`${root}/nope`]), { code: 'NOT_FOUND', path: `${root}/nope` });
     await assert.rejects(sandbox.glob({ pattern: '*', path: 'a.txt' }), { code: 'NOT_A_DIRECTORY', path: `${root}/a.txt` });
     await assert.rejects(sandbox.grep({ pattern: 'x', path: 'gone' }), { code: 'NOT_FOUND', path: 'gone' });
@@ -154,7 +150,7 @@ describe('err.path', () => {
   test('an OUTSIDE_SANDBOX error carries the path as given, nothing learned outside', () => {
     fs.symlinkSync('/etc', `${root}/etc-link`);
     assert.throws(
-      () => sandbox.validatePath('etc-link/passwd'),
+      () => sandbox.validate('etc-link/passwd'),
       (err) => {
         assert.equal(err.code, 'OUTSIDE_SANDBOX');
         assert.equal(err.path, 'etc-link/passwd');
@@ -166,7 +162,7 @@ describe('err.path', () => {
   test('a path that is not UTF-8 is a Buffer of its bytes', () => {
     const name = Buffer.concat([Buffer.from('missing'), Buffer.from([0xff])]);
     assert.throws(
-      () => sandbox.validatePath(name),
+      () => sandbox.validate(name),
       (err) => {
         assert.equal(err.code, 'NOT_FOUND');
         assert.ok(Buffer.isBuffer(err.path));

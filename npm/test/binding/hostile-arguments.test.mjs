@@ -177,9 +177,9 @@ describe('hostile arguments', () => {
       for (const option of ['format', 'pathStyle', 'withFilename', 'heading', 'lineNumber']) {
         pending.push(settle(() => sandbox.grepTextSync({ pattern: 'needle' }, { [option]: value })).then((o) => assertClean(o, `format ${option}`)));
       }
-      pending.push(settle(() => sandbox.validatePath(value)).then((o) => assertClean(o, `validatePath(${label(value)})`)));
-      pending.push(settle(() => sandbox.validatePath('a.txt', { intent: value })).then((o) => assertClean(o, 'intent')));
-      pending.push(settle(() => sandbox.validatePath('a.txt', value)).then((o) => assertClean(o, 'validate options')));
+      pending.push(settle(() => sandbox.validate(value)).then((o) => assertClean(o, `validate(${label(value)})`)));
+      pending.push(settle(() => sandbox.validate('a.txt', { intent: value })).then((o) => assertClean(o, 'intent')));
+      pending.push(settle(() => sandbox.validate('a.txt', value)).then((o) => assertClean(o, 'validate options')));
       pending.push(settle(() => new Sandbox([value])).then((o) => assertClean(o, 'roots[0]')));
       pending.push(settle(() => new Sandbox(value)).then((o) => assertClean(o, 'roots')));
       pending.push(settle(() => sandbox.grep(value)).then((o) => assertClean(o, 'grep(value)')));
@@ -199,7 +199,7 @@ describe('hostile arguments', () => {
       );
       assert.throws(() => sandbox.globSync({ pattern: '**', [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
       assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
-      assert.throws(() => sandbox.validatePath('a.txt', { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
+      assert.throws(() => sandbox.validate('a.txt', { [key]: 1 }), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
     }
     await assert.rejects(sandbox.grep(JSON.parse('{"pattern":"needle","__proto__":{"limit":1}}')), { name: 'InvalidOptionError', code: 'INVALID_OPTION' });
     // Inherited properties are not options: JSON.stringify sees own properties only.
@@ -267,8 +267,8 @@ describe('hostile arguments', () => {
       }
       await assert.rejects(sandbox.glob({ pattern: bad }), TypeError);
       await assert.rejects(sandbox.glob({ pattern: '**', path: bad }), TypeError);
-      assert.throws(() => sandbox.validatePath(bad), TypeError);
-      assert.throws(() => sandbox.validatePath(`${root}/${bad}`), TypeError);
+      assert.throws(() => sandbox.validate(bad), TypeError);
+      assert.throws(() => sandbox.validate(`${root}/${bad}`), TypeError);
       assert.throws(() => new Sandbox([root, bad]), TypeError);
       assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { pathStyle: bad }), TypeError);
       assert.throws(() => sandbox.grepTextSync({ pattern: 'needle' }, { [bad]: true }), TypeError);
@@ -278,14 +278,14 @@ describe('hostile arguments', () => {
   });
 
   test('paths with NUL bytes, huge names and odd Buffers are FsnativeErrors, not crashes', () => {
-    assert.throws(() => sandbox.validatePath(Buffer.from('a\0b')), { code: 'INVALID_PATH' });
-    assert.throws(() => sandbox.validatePath(Buffer.alloc(0)), { code: 'INVALID_PATH' });
+    assert.throws(() => sandbox.validate(Buffer.from('a\0b')), { code: 'INVALID_PATH' });
+    assert.throws(() => sandbox.validate(Buffer.alloc(0)), { code: 'INVALID_PATH' });
     assert.throws(
-      () => sandbox.validatePath('x'.repeat(100_000)),
+      () => sandbox.validate('x'.repeat(100_000)),
       (err) => err instanceof FsnativeError,
     );
     assert.throws(
-      () => sandbox.validatePath('a/'.repeat(50_000)),
+      () => sandbox.validate('a/'.repeat(50_000)),
       (err) => err instanceof FsnativeError,
     );
     assert.throws(() => sandbox.grepSync({ pattern: 'x', path: 'a\0b' }), { code: 'INVALID_PATH' });
@@ -293,8 +293,8 @@ describe('hostile arguments', () => {
       () => new Sandbox([Buffer.from([0xff, 0x00])]),
       (err) => err instanceof FsnativeError,
     );
-    assert.equal(sandbox.validatePath(Buffer.from(`${root}/a.txt`)), `${root}/a.txt`);
-    assert.throws(() => sandbox.validatePath(new Uint8Array(Buffer.from('a.txt'))), TypeError);
+    assert.equal(sandbox.validate(Buffer.from(`${root}/a.txt`)), `${root}/a.txt`);
+    assert.throws(() => sandbox.validate(new Uint8Array(Buffer.from('a.txt'))), TypeError);
   });
 
   test('nesting, huge arrays and hostile cursors stay errors with codes', async () => {
@@ -307,7 +307,7 @@ describe('hostile arguments', () => {
     await assert.rejects(sandbox.grep({ pattern: nested }), coded);
     await assert.rejects(sandbox.grep({ pattern: 'needle', glob: nested }), coded);
     assert.throws(() => sandbox.globSync({ pattern: nested }), coded);
-    assert.throws(() => sandbox.validatePath('a.txt', { intent: nested }), coded);
+    assert.throws(() => sandbox.validate('a.txt', { intent: nested }), coded);
     assert.throws(() => sandbox.grepTextSync({ pattern: 'x' }, { pathStyle: nested }), coded);
     await assert.rejects(sandbox.grep({ pattern: circular }), coded);
     await assert.rejects(sandbox.grep({ pattern: 'x', glob: self }), coded);
@@ -344,10 +344,10 @@ describe('hostile arguments', () => {
       () => addon.grepTextSync('{"pattern":"x"}', '"json"'),
       () => addon.glob('{"pattern":7}'),
       () => addon.globSync('{'),
-      () => addon.validatePath(42, '{}'),
-      () => addon.validatePath('a.txt', 42),
-      () => addon.validatePath('a.txt', '{"intent":1}'),
-      () => addon.validatePath.call({}, 'a.txt', '{}'),
+      () => addon.validate(42, '{}'),
+      () => addon.validate('a.txt', 42),
+      () => addon.validate('a.txt', '{"intent":1}'),
+      () => addon.validate.call({}, 'a.txt', '{}'),
       () => addon.grep.call(null, '{}'),
       () => new native.CancelToken().cancel.call({}),
       () => new native.Sandbox([root], 42),

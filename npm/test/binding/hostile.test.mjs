@@ -187,7 +187,7 @@ describe('hostile files', () => {
       // fails with ENXIO) where a walked one counts under skippedSpecial.
       assert.equal(socket.stats.skippedSpecial + socket.stats.skippedErrors, 1);
       await assert.rejects(guarded(sandbox.grep({ pattern: 'needle', path: 'zeros' }), 'grep naming /dev/zero'), { code: 'OUTSIDE_SANDBOX' });
-      assert.throws(() => sandbox.validatePath('zeros'), { code: 'OUTSIDE_SANDBOX' });
+      assert.throws(() => sandbox.validate('zeros'), { code: 'OUTSIDE_SANDBOX' });
 
       for (const followLinks of [false, true]) {
         const listed = await guarded(sandbox.glob({ pattern: '*', kind: 'all', followLinks }), 'glob');
@@ -223,13 +223,13 @@ describe('hostile files', () => {
       }
       const shallow = await guarded(sandbox.grep({ pattern: 'needle', maxDepth: 10 }), 'grep with maxDepth');
       assert.equal(shallow.totalMatches, 0);
-      assert.throws(() => sandbox.validatePath('loop-a'), { code: 'SYMLINK_LOOP' });
-      assert.equal(sandbox.validatePath(`${'loop/'.repeat(30)}loop`), root);
+      assert.throws(() => sandbox.validate('loop-a'), { code: 'SYMLINK_LOOP' });
+      assert.equal(sandbox.validate(`${'loop/'.repeat(30)}loop`), root);
       assert.throws(
-        () => sandbox.validatePath(`${'loop/'.repeat(50)}a`),
+        () => sandbox.validate(`${'loop/'.repeat(50)}a`),
         (err) => err instanceof FsnativeError && ['SYMLINK_LOOP', 'NOT_FOUND'].includes(err.code),
       );
-      assert.equal(sandbox.validatePath(`${'d/'.repeat(1000)}bottom.txt`), path.join(root, `${'d/'.repeat(1000)}bottom.txt`));
+      assert.equal(sandbox.validate(`${'d/'.repeat(1000)}bottom.txt`), path.join(root, `${'d/'.repeat(1000)}bottom.txt`));
     } finally {
       removeTree(root);
     }
@@ -252,7 +252,7 @@ describe('hostile files', () => {
       assert.equal(listed.total, 4);
       for (const name of names) {
         const full = Buffer.concat([Buffer.from(`${root}/`), name]);
-        assert.deepEqual(sandbox.validatePath(full), { bytes: full.toString('base64') });
+        assert.deepEqual(sandbox.validate(full), { bytes: full.toString('base64') });
       }
       const { text } = await guarded(sandbox.grepText({ pattern: 'needle', mode: 'files' }, { pathStyle: 'relative' }), 'grepText');
       assert.equal(text.split('\n').length, 5);

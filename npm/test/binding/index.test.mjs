@@ -219,7 +219,7 @@ describe('the index', () => {
     const store = makeTree({});
     try {
       const first = await indexed(tree, { persist: store });
-      assert.equal(first.indexStatus().store, 'rebuilt: no store yet');
+      assert.deepEqual(first.indexStatus().store, { outcome: 'rebuilt', reason: 'no store yet' });
       first.close();
       assert.equal(first.indexStatus().storeError, null);
       fs.writeFileSync(path.join(tree, 'sub/b.txt'), 'beta changed_while_down\n');
@@ -227,7 +227,7 @@ describe('the index', () => {
       fs.rmSync(path.join(tree, 'a.txt'));
       const second = await indexed(tree, { persist: store });
       const status = second.indexStatus();
-      assert.equal(status.store, 'loaded');
+      assert.deepEqual(status.store, { outcome: 'loaded' });
       assert.ok(status.storeBytes > 0 && status.storeChanges > 0, JSON.stringify(status));
       const found = await second.grep({ pattern: 'changed_while_down' });
       assert.deepEqual(

@@ -35,7 +35,7 @@ export async function unreadableDirectoryCase(base) {
     const glob = await sandbox.glob({ pattern: '**' });
     let validate;
     try {
-      validate = sandbox.validatePath('locked/secret.txt');
+      validate = sandbox.validate('locked/secret.txt');
     } catch (err) {
       validate = err.code;
     }

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
     std::fs::write(dir.path().join("given.txt"), contents).expect("write");
     std::fs::write(dir.path().join("swapped.txt"), &swapped).expect("write");
     let plain = Sandbox::new([dir.path()]).expect("sandbox");
-    let indexed = Sandbox::with_index([dir.path()], IndexOptions::default()).expect("indexed sandbox");
+    let indexed = Sandbox::new([dir.path()]).unwrap().with_index(IndexOptions::default()).expect("indexed sandbox");
     assert!(indexed.wait_for_index(Some(Duration::from_secs(30))), "{:?}", indexed.index_status());
     let began = Instant::now();
     while indexed.index_status().is_some_and(|status| status.content_pending > 0) {

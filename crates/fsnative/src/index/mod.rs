@@ -55,6 +55,7 @@ pub use cache::DEFAULT_CACHE_MEMORY;
 pub(crate) use cache::{vouched, CacheKey, ContentCache};
 use content::Signatures;
 use persist::Store;
+pub use persist::StoreStart;
 use tree::Tree;
 use update::{Lister, Lists};
 use watch::{Changes, Watcher};
@@ -163,10 +164,8 @@ pub struct IndexStatus {
     pub searches: u64,
     /// Why the index failed.
     pub error: Option<String>,
-    /// With `persist`: `"loaded"` (the store was loaded and checked against the tree) or
-    /// `"rebuilt: "` and why the store was not used (none yet, truncated, corrupt, another
-    /// version, other roots or options).
-    pub store: Option<String>,
+    /// With `persist`: how the index started, from the store or rebuilt (and why).
+    pub store: Option<StoreStart>,
     /// Why the last write of the store failed, if it did (the store on disk is the one before).
     pub store_error: Option<String>,
     /// Size in bytes of the store last loaded or written.

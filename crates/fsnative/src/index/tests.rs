@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::query::GramQuery;
 use super::tree::Kind;
-use super::{Index, IndexOptions, Watching};
+use super::{Index, IndexOptions, StoreStart, Watching};
 use crate::control::CancelToken;
 use crate::roots::Roots;
 use crate::walk::SkipCounters;
@@ -130,7 +130,7 @@ fn a_write_that_fails_keeps_the_old_store_and_says_why() {
     super::persist::FAIL_WRITES_AFTER.store(100, Relaxed);
     fs::write(root.join("b.txt"), "zebra_token\n").unwrap();
     let index = start();
-    assert_eq!(index.status().store.as_deref(), Some("loaded"));
+    assert_eq!(index.status().store, Some(StoreStart::Loaded));
     assert!(!ruled_out(&index, "b.txt", "zebra_token"));
     index.close();
     super::persist::FAIL_WRITES_AFTER.store(u64::MAX, Relaxed);
@@ -142,7 +142,7 @@ fn a_write_that_fails_keeps_the_old_store_and_says_why() {
     assert_eq!(fs::read_dir(&store).unwrap().count(), 2, "the store and its lock, no temporary file");
 
     let index = start();
-    assert_eq!(index.status().store.as_deref(), Some("loaded"));
+    assert_eq!(index.status().store, Some(StoreStart::Loaded));
     assert_eq!(listed(&index), ["a.txt", "b.txt"]);
     assert!(!ruled_out(&index, "b.txt", "zebra_token"));
     assert!(ruled_out(&index, "a.txt", "zebra_token"));

@@ -25,12 +25,12 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use super::{fill, rejected, store, Accept, Field, FromOptions, KeyStyle, Options};
+use super::{fill, rejected, store, Accept, Field, FromOptions, KeyStyle, Options, OptionsOf};
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::IndexOptions;
 
 /// The operation complaints about these options name.
-const OPERATION: &str = "Sandbox";
+const OPERATION: &str = OptionsOf::Sandbox.name();
 /// The sandbox option of the index.
 pub(super) const INDEX: &str = "index";
 /// What option `index` accepts.
@@ -133,7 +133,7 @@ impl FromOptions for IndexOptions {
 ///
 /// ```
 /// use std::time::Duration;
-/// use fsnative::options::wait_timeout;
+/// use fsnative::host::wait_timeout;
 /// let unit = Duration::from_millis(1);
 /// assert_eq!(wait_timeout("timeoutMs", Some(1500.0), unit), Ok(Some(Duration::from_millis(1500))));
 /// assert_eq!(wait_timeout("timeoutMs", None, unit), Ok(None));
@@ -303,10 +303,12 @@ mod tests {
 
     #[test]
     fn unconvertible_values_of_index_options_say_what_they_accept() {
-        let error = super::super::unconvertible("Sandbox", "index.max_files", KeyStyle::SnakeCase, "a set");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "index.max_files", KeyStyle::SnakeCase, "a set");
         assert_eq!(error.message(), "Sandbox option `index.max_files` must be a positive integer, not a set");
         assert_eq!(error.option(), Some("index.max_files"));
-        let error = super::super::unconvertible("Sandbox", "index", KeyStyle::CamelCase, "a function");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "index", KeyStyle::CamelCase, "a function");
         assert_eq!(
             error.message(),
             "Sandbox option `index` must be a boolean or an object of index options, not a function"

@@ -24,12 +24,12 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::index::{sandbox_index, INDEX};
-use super::{canonical, rejected, unknown, Accept, KeyStyle, Options};
+use super::{canonical, rejected, unknown, Accept, KeyStyle, Options, OptionsOf};
 use crate::error::{Error, Result};
 use crate::rank::{FrecencyOptions, FrecencyProfile, Thesaurus, ThesaurusSource};
 use crate::sandbox::SandboxOptions;
 
-const OPERATION: &str = "Sandbox";
+const OPERATION: &str = OptionsOf::Sandbox.name();
 const FRECENCY: &str = "frecency";
 const FRECENCY_PATH: &str = "frecency.path";
 const FRECENCY_PROFILE: &str = "frecency.profile";
@@ -306,12 +306,14 @@ mod tests {
 
     #[test]
     fn unconvertible_values_say_what_each_option_accepts() {
-        let error = super::super::unconvertible("Sandbox", "maxBoost", KeyStyle::CamelCase, "a float");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "maxBoost", KeyStyle::CamelCase, "a float");
         assert_eq!(
             error.message(),
             "Sandbox option `maxBoost` must be an integer from 0 to 4294967295, not a float"
         );
-        let error = super::super::unconvertible("Sandbox", "frecency.profile", KeyStyle::SnakeCase, "a set");
+        let error =
+            crate::host::unconvertible(OptionsOf::Sandbox, "frecency.profile", KeyStyle::SnakeCase, "a set");
         assert_eq!(
             error.message(),
             "Sandbox option `frecency.profile` must be \"normal\" or \"ai\", not a set"

@@ -101,7 +101,7 @@ fn render_formats_and_intents() {
         Ok(Intent::Write)
     );
     let error = Intent::from_options(&options(json!({"intent": "rw"})), KeyStyle::CamelCase).unwrap_err();
-    assert_eq!(error.message(), "validatePath option `intent` must be \"read\" or \"write\", not \"rw\"");
+    assert_eq!(error.message(), "validate option `intent` must be \"read\" or \"write\", not \"rw\"");
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn every_listed_choice_parses_and_every_field_round_trips() {
 
 #[test]
 fn unconvertible_values_are_named_with_the_option() {
-    let error = unconvertible("grep", "globs", KeyStyle::SnakeCase, "a set");
+    let error = crate::host::unconvertible(OptionsOf::Grep, "globs", KeyStyle::SnakeCase, "a set");
     assert_eq!(error.message(), "grep option `globs` must be a string or a list of strings, not a set");
     assert_eq!((error.code(), error.option()), (ErrorCode::InvalidOption, Some("globs")));
 }

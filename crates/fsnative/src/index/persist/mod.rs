@@ -51,11 +51,26 @@ pub(crate) struct Store {
 pub(super) static FAIL_WRITES_AFTER: std::sync::atomic::AtomicU64 =
     std::sync::atomic::AtomicU64::new(u64::MAX);
 
+/// How an index with a store started: from the store, or by listing the tree again.
+/// Serialized with its `outcome` tag: `{"outcome": "loaded"}` or
+/// `{"outcome": "rebuilt", "reason": "…"}`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum StoreStart {
+    /// The store was loaded and checked against the tree.
+    Loaded,
+    /// The store was not used, and the tree was listed again.
+    Rebuilt {
+        /// Why: none yet, truncated, corrupt, another version, other roots or options.
+        reason: String,
+    },
+}
+
 /// What became of the store, for the index's status.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Report {
-    /// "loaded", or "rebuilt: " and why the store was not used.
-    pub start: Option<String>,
+    /// Loaded, or rebuilt and why the store was not used.
+    pub start: Option<StoreStart>,
     /// Why the last write failed (the store on disk is the one before).
     pub error: Option<String>,
     /// Size of the store last loaded or written.
@@ -99,7 +114,7 @@ impl Store {
                     // What the check watched was named by a store that is not used: start afresh.
                     *lister.watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
                 }
-                self.update(|report| report.start = Some(format!("rebuilt: {why}")));
+                self.update(|report| report.start = Some(StoreStart::Rebuilt { reason: why }));
                 return Ok(None);
             }
         };
@@ -115,7 +130,7 @@ impl Store {
             return Err(shared.over_cap());
         }
         self.update(|report| {
-            report.start = Some("loaded".to_owned());
+            report.start = Some(StoreStart::Loaded);
             report.bytes = bytes;
             report.changes = changes;
         });

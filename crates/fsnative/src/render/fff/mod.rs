@@ -8,6 +8,9 @@
 //! 'PATH')`, then `REL:LINE:TEXT` lines (or, in files and count modes, one `REL` per file),
 //! and last `next_cursor: TOKEN` when there is more. Nothing to search gives
 //! `No files found under 'PATH'`. Counts of one are singular ("1 file", "1 match").
+//!
+//! The tools' limits, defaults, the mapping of their arguments to the core's options and
+//! their descriptions are in [`tools`].
 
 use std::borrow::Cow;
 use std::path::Path;
@@ -16,6 +19,8 @@ use serde::Deserialize;
 
 use crate::request::{OneOrMany, OutputMode};
 use crate::result::{FindResult, GrepResult};
+
+pub mod tools;
 
 /// What a `grep` or `multi_grep` call was asked, as far as its text shows it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]

@@ -375,3 +375,16 @@ def test_without_mcp_the_command_names_the_fix(tmp_path: Path) -> None:
     )
     assert finished.returncode == 1
     assert finished.stderr.startswith('fsnative-fff-mcp needs the mcp package: pip install "fsnative[fff]"')
+
+
+def test_fff_tools_is_a_deprecated_alias_of_fff() -> None:
+    """``fsnative.fff_tools``, the module's former name, still imports, with a warning."""
+    import importlib
+
+    import fsnative.fff
+
+    sys.modules.pop("fsnative.fff_tools", None)
+    with pytest.warns(DeprecationWarning, match=r"import fsnative\.fff"):
+        old = importlib.import_module("fsnative.fff_tools")
+    assert old.FffTools is fsnative.fff.FffTools
+    assert (old.GREP_LIMIT, old.FIND_LIMIT, old.MATCHES_PER_FILE) == (50, 20, 200)

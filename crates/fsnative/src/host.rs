@@ -1,0 +1,13 @@
+//! Plumbing for the Node and Python bindings, not for Rust callers: catching panics at the
+//! language boundary, the helper threads async calls run on, turning host values into
+//! [`Options`](crate::options::Options), the two key spellings, the MCP filesystem server's
+//! textual path check, and how long `wait_for_index` waits in a host's unit. Hidden from the
+//! docs; it may change in any release.
+
+pub use crate::error::catch_panic;
+pub use crate::options::host_values::{
+    camel_to_snake, snake_to_camel, unconvertible, OptionsOf, MAX_VALUE_DEPTH,
+};
+pub use crate::options::index::wait_timeout;
+pub use crate::pool::{run_in_background, BACKGROUND_CALLS};
+pub use crate::roots::is_path_within;
