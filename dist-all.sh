@@ -193,6 +193,14 @@ check_library() {
     esac
 }
 
+# napi-build's MinGW step needs LIBNODE_PATH/libnode.dll: an import library naming node.exe,
+# from which the addon imports nothing (platforms/windows/node.def says why).
+if [[ " ${targets[*]} " == *-windows-gnu* ]]; then
+    mkdir -p "$stage/libnode"
+    x86_64-w64-mingw32-dlltool -d platforms/windows/node.def -D node.exe -l "$stage/libnode/libnode.dll"
+    export LIBNODE_PATH="$stage/libnode"
+fi
+
 addons=()
 for target in "${targets[@]}"; do
     platform="${PLATFORM[$target]}"
@@ -236,6 +244,9 @@ for target in "${targets[@]}"; do
     timed "wheel ${TAG[$target]}" build_wheel "$target"
     wheel="$(ls "$out"/fsnative-*"${TAG[$target]}"*.whl)"
     case "$target" in
+        # maturin tags a Windows wheel from the target; auditwheel reads ELF alone. The checks
+        # are platforms/pe.py's, below.
+        *-windows-gnu) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
         *-gnu) check_wheel_tag "$wheel" "${TAG[$target]}" ;;
         # auditwheel cannot judge a musl wheel on this glibc machine: it resolves the module's
         # libc.so against the host (glibc's libc.so, a linker script: it stops at "Magic number
@@ -243,7 +254,7 @@ for target in "${targets[@]}"; do
         # libc.musl-<arch>.so.1. musl's loader takes any libc.* name for itself, so the module
         # loads (platforms/test.sh runs it in a musl CPython); the checks below are the tag's:
         # nothing needed but libc.so, no symbol version, no static TLS.
-        *-musl | *-apple-darwin | *-windows-gnu) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
+        *-musl | *-apple-darwin) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
     esac
     check_library "$target" "$(wheel_module "$wheel" "$stage/wheel-${TAG[$target]}")" python
 done

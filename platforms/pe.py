@@ -191,7 +191,7 @@ def summary(pe: PE, kind: str) -> str:
     delayed = f"; delay-loaded: {', '.join(pe.delay_imports)}" if pe.delay_imports else ""
     return (
         f"{pe.arch} DLL, exports {KINDS[kind][0]} (of {len(pe.exports)} exported), "
-        f"imports {', '.join(sorted(pe.imports, key=str.lower))}{delayed}"
+        f"imports {', '.join(sorted({name.lower() for name in pe.imports}))}{delayed}"
     )
 
 

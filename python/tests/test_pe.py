@@ -100,7 +100,7 @@ def check(data: bytes, kind: str = "node", arch: str = "x64") -> list[str]:
 def test_a_node_addon_like_the_release_passes(build: Linker, arch: str) -> None:
     data = build(ADDON_C, arch)
     assert check(data, "node", arch) == []
-    assert "exports napi_register_module_v1 (of 1 exported), imports KERNEL32.dll" in pe.check(data, "node", arch)[1]
+    assert "exports napi_register_module_v1 (of 1 exported), imports kernel32.dll" in pe.check(data, "node", arch)[1]
 
 
 def test_a_python_module_like_the_release_passes(build: Linker) -> None:

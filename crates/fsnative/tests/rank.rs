@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod platform;
+
 use fsnative::{
     Clock, ErrorCode, Frecency, FrecencyProfile, GlobRequest, GrepRequest, OutputMode, PathBoost, Sandbox,
     SandboxOptions, SortOrder, Thesaurus, ThesaurusSource, MAX_ACCESSES_PER_FILE,
@@ -137,7 +139,7 @@ fn one_directory_is_one_database_per_process_with_one_profile() {
     let second = Frecency::open(dir.path().join("."), FrecencyProfile::Normal).unwrap();
     first.record_access(Path::new("/x")).unwrap();
     assert!(second.score(Path::new("/x")).unwrap() > 0.99);
-    assert_eq!(first.path(), dir.path().canonicalize().unwrap());
+    assert_eq!(first.path(), platform::plain(dir.path().canonicalize().unwrap()));
     let error = Frecency::open(dir.path(), FrecencyProfile::Ai).unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
     assert!(error.message().contains("uses the \"normal\" profile, not \"ai\""), "{}", error.message());
@@ -211,7 +213,7 @@ fn a_frecency_database_from_the_environment() {
     std::env::set_var(fsnative::FRECENCY_DB_ENV, dir.path().join("env-db"));
     let frecency = Frecency::from_env(FrecencyProfile::Ai).unwrap();
     std::env::remove_var(fsnative::FRECENCY_DB_ENV);
-    assert_eq!(frecency.path(), dir.path().canonicalize().unwrap().join("env-db"));
+    assert_eq!(frecency.path(), platform::plain(dir.path().canonicalize().unwrap()).join("env-db"));
     let error = Frecency::from_env(FrecencyProfile::Ai).unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
 }
@@ -265,7 +267,7 @@ fn a_thesaurus_file_is_reloaded_once_changes_settle() {
     assert_eq!(boost.boost(path), 5);
     let status = boost.status();
     assert_eq!((status.terms, status.concepts, status.last_error), (1, 1, None));
-    assert_eq!(status.path, Some(dir.path().canonicalize().unwrap().join("kg.json")));
+    assert_eq!(status.path, Some(platform::plain(dir.path().canonicalize().unwrap()).join("kg.json")));
 }
 
 #[test]
@@ -352,7 +354,7 @@ fn a_watching_boost_stops_its_thread_when_dropped() {
 /// A tree of four files containing `needle`, and one without.
 fn tree() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap().join("root");
+    let root = platform::plain(dir.path().canonicalize().unwrap()).join("root");
     for name in ["a.txt", "b.txt", "c.txt", "d.txt"] {
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join(name), "needle\nneedle\n").unwrap();
@@ -374,7 +376,7 @@ fn the_sandbox_records_and_scores_only_what_lies_inside() {
     let (dir, root) = tree();
     let frecency = Frecency::open(dir.path().join("db"), FrecencyProfile::Normal).unwrap();
     let sandbox = Sandbox::new([&root]).unwrap().with_frecency(frecency.clone());
-    let outside = dir.path().canonicalize().unwrap().join("outside.txt");
+    let outside = platform::plain(dir.path().canonicalize().unwrap()).join("outside.txt");
     for path in [outside.as_path(), Path::new("../outside.txt")] {
         let error = sandbox.record_access(path).unwrap_err();
         assert_eq!(error.code(), ErrorCode::OutsideSandbox);
