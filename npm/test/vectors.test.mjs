@@ -29,6 +29,8 @@ const INDEX_READY_TIMEOUT_MS = 60_000;
 /** This run's counts, written to $FSNATIVE_VECTOR_COUNTS/node.json when that is set (make test
  * compares the three runners' counts: tests/compare-vector-counts.py). */
 const counts = { passed: 0, skipped: 0, failed: 0 };
+/** Whether this system makes symlinks, once tried (makesSymlinks). */
+let symlinksMade;
 
 for (const file of fs
   .readdirSync(VECTORS_DIR)
@@ -90,7 +92,6 @@ function skippedHere(vector, trees) {
   return asRoot && 'permission bits do not apply to root';
 }
 
-let symlinksMade;
 /** Whether this system makes symlinks (Wine 8 makes none; nor does Windows without the right
  * to): tried once, in a scratch directory. */
 function makesSymlinks() {

@@ -4,7 +4,6 @@
 //! core gives them. The package's JavaScript turns it into `FsnativeError` or, for
 //! `INVALID_OPTION`, `InvalidOptionError`.
 
-
 use napi::bindgen_prelude::{Buffer, Object};
 use napi::{Env, JsError, JsValue};
 

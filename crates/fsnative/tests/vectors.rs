@@ -128,7 +128,9 @@ fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
     if tree.values().any(|entry| entry.get("symlink").is_some()) && !platform::makes_symlinks() {
         return Some("its tree holds a symlink, which this system does not make".to_owned());
     }
-    if let Some(why) = vector["not_under_wine"].as_str().filter(|_| std::env::var_os("FSNATIVE_UNDER_WINE").is_some()) {
+    if let Some(why) =
+        vector["not_under_wine"].as_str().filter(|_| std::env::var_os("FSNATIVE_UNDER_WINE").is_some())
+    {
         return Some(format!("not run under Wine: {why}"));
     }
     if this_os() != "windows" {
@@ -144,7 +146,9 @@ fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
         return Some(format!("its tree holds {key:?}, a name that is not UTF-8, which Windows cannot make"));
     }
     if let Some((a, b)) = equal_but_for_case(tree.keys()) {
-        return Some(format!("its tree holds {a:?} and {b:?}, names equal but for case, which Windows keeps as one"));
+        return Some(format!(
+            "its tree holds {a:?} and {b:?}, names equal but for case, which Windows keeps as one"
+        ));
     }
     let refused = tree.keys().find(|key| key.split('/').any(windows_refuses))?;
     Some(format!("its tree holds {refused:?}, a name Windows cannot make"))
