@@ -256,7 +256,8 @@ describe('the index', () => {
   });
 
   test('refuses / and the home directory unless allowHome', () => {
-    assertInvalidOption(() => new Sandbox(['/'], { index: true }), 'index', /refusing to index \//);
+    // `/` is the root of the current drive on Windows (`C:\`).
+    assertInvalidOption(() => new Sandbox(['/'], { index: true }), 'index', /refusing to index (\/|[A-Z]:\\):/);
     // A child process whose home is a fresh directory: indexing it is refused, allowHome indexes it.
     const home = makeTree({ 'h.txt': 'home\n' });
     try {
