@@ -336,6 +336,8 @@ function parseOrNull(line) {
 }
 
 function fixturePath(base, text) {
+  // A `file:` URI root: given as written, with `$T` replaced wherever it is.
+  if (text.startsWith('file:')) return text.split('$T').join(base);
   if (text.startsWith('$T')) return `${base}${text.slice(2)}`;
   if (text.startsWith('/')) return text;
   return `${base}/${text}`;

@@ -18,9 +18,10 @@
 #   python   no Windows CPython can be had from PyPI or npm, so the wheel is not run: its module
 #            is checked statically (platforms/pe.py: machine, PyInit__fsnative, python3.dll and
 #            Windows' own DLLs alone), which counts as a check, not as tests passed
-# A test that fails under Wine for Wine's own reason is skipped by name (WINE_GAPS below, each
-# with the Wine behaviour that causes it), never counted as passed; vectors Wine cannot make
-# (symlinks, junctions) are skipped by the vector runners themselves, saying why.
+# A Rust test that fails under Wine for Wine's own reason is skipped by name, never counted as
+# passed (wine-gaps.sh: the frecency store's tests, only when view-probe.c shows the Wine
+# behaviour that stops LMDB); vectors Wine cannot run (symlink trees, `not_under_wine`) are
+# skipped by the vector runners themselves, saying why.
 # Usage: platforms/windows/test.sh [ARTIFACT_DIR [SUITE...]]   (default dist/all, and the suites
 # rust, node and python). Not part of make test.
 set -euo pipefail

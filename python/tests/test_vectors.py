@@ -286,6 +286,8 @@ def is_number(value: Any) -> bool:
 
 
 def fixture_path(base: str, text: str) -> str:
+    if text.startswith("file:"):  # a `file:` URI root: as written, `$T` replaced wherever it is
+        return text.replace("$T", base)
     return base + text[2:] if text.startswith("$T") else os.path.join(base, text)
 
 

@@ -419,6 +419,10 @@ fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), String> {
 }
 
 fn fixture_path(base: &Path, text: &str) -> PathBuf {
+    // A `file:` URI root: given as written, with `$T` replaced wherever it is.
+    if text.starts_with("file:") {
+        return PathBuf::from(text.replace("$T", &base.display().to_string()));
+    }
     match text.strip_prefix("$T") {
         Some(rest) => PathBuf::from(format!("{}{rest}", base.display())),
         None => base.join(text),

@@ -6,6 +6,7 @@
 //! nothing above it, and opens and reads through `sys` alone.
 
 mod beneath;
+mod file_uri;
 mod links;
 mod resolve;
 mod validate;
