@@ -258,7 +258,7 @@ with Sandbox([home], index=IndexOptions(allow_home=True)) as allowed:
 """
     run = subprocess.run(
         [sys.executable, "-c", script],
-        env={**os.environ, "HOME": str(home)},
+        env={**os.environ, "HOME": str(home), "USERPROFILE": str(home)},  # USERPROFILE on Windows
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -29,7 +29,7 @@ fn parse(rest: &[u8], root: &[u8]) -> Result<PathBuf> {
     }
     let split = rest.iter().position(|&byte| byte == b'/').unwrap_or(rest.len());
     let (host, path) = rest.split_at(split);
-    let path = decode(path).map_err(|why| refuse(why))?;
+    let path = decode(path).map_err(refuse)?;
     let local = host.is_empty() || host.eq_ignore_ascii_case(b"localhost");
     let mut out = Vec::new();
     if sys::WINDOWS_PATH_RULES {
