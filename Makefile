@@ -1,6 +1,6 @@
 # The two commands of the README, and the pieces they are made of.
 SHELL := /bin/bash
-.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers bench-agent lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native
+.PHONY: index-rounds-fsevents set-version lint-rust lint-python lint-js npm-modules vector-parity dist-native churn churn-smoke soak-smoke demo demo-rust demo-node demo-python test test-parts rust-checks oracle python-requirements python-venv bench-peers bench-agent lint test-rust index-rounds node-package test-node test-node-suite test-node-installs test-python test-python-suite test-python-installs dist dist-all bench bench-smoke test-platforms test-platforms-smoke test-platforms-native test-windows
 
 PYTHON ?= python3
 # Every optimised build of the core: with the allocator the Node addon and the Python wheel use,
@@ -187,6 +187,15 @@ test-platforms-native:
 ## addon's API tests under qemu-aarch64, after `./dist-all.sh aarch64-unknown-linux-gnu`.
 test-platforms-smoke:
 	./platforms/test.sh --smoke dist/all
+
+## The Windows builds under Wine (platforms/windows/test.sh; not part of make test, nor of CI):
+## the core's Rust tests with Wine as cargo's runner, the shared vectors and the Node API tests in
+## Windows Node 20 loading dist/all's win32 platform package (./dist-all.sh x86_64-pc-windows-gnu
+## builds it), the wheel's module checked statically (no Windows CPython comes from the
+## registries). Wine, MinGW, Windows Node and a Windows 10 prefix are cached in
+## ~/.cache/fsnative-windows (FSNATIVE_WINDOWS_CACHE).
+test-windows:
+	./platforms/windows/test.sh dist/all
 
 ## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
 bench: dist

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# `make dist-all`: the release artifacts for every Linux and macOS the packages support, in
-# dist/all/ (replaced on every run), cross-built with zig:
+# `make dist-all`: the release artifacts for every Linux, macOS and Windows the packages support,
+# in dist/all/ (replaced on every run), cross-built with zig (Windows: with MinGW):
 #   fsnative-linux-{x64,arm64}-{gnu,musl}-<v>.tgz   the npm platform packages (gnu: glibc >= 2.17)
 #   fsnative-darwin-{arm64,x64}-<v>.tgz            the npm platform packages for macOS (11.0+ on
 #                                                  arm64, 10.12+ on x64)
-#   fsnative-<v>.tgz                               the npm package, listing all six as
+#   fsnative-win32-x64-gnu-<v>.tgz                 the npm platform package for Windows x64
+#                                                  (MinGW; Windows 10+)
+#   fsnative-<v>.tgz                               the npm package, listing all seven as
 #                                                  optionalDependencies
 #   fsnative-<v>-cp39-abi3-manylinux_2_17_{x86_64,aarch64}.manylinux2014_*.whl
 #   fsnative-<v>-cp39-abi3-musllinux_1_2_{x86_64,aarch64}.whl
 #   fsnative-<v>-cp39-abi3-macosx_11_0_arm64.whl, …-macosx_10_12_x86_64.whl
+#   fsnative-<v>-cp39-abi3-win_amd64.whl
 #   fsnative-<v>.tar.gz                            the Python sdist
-# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the six targets below; fewer, for a
+# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the seven targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
 # missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
-# script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py).
+# script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py
+# and test_pe.py). Windows is built with Debian's MinGW (gcc-mingw-w64-x86-64: its linker, and
+# the C compiler LMDB needs), which the script installs with apt-get when it is missing and it
+# runs as root, and otherwise names the command.
 # Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
 # (objdump -T); on musl nothing needed but libc.so, and no symbol version; each gnu wheel's tag
 # confirmed by auditwheel (which cannot judge a musl wheel here: see below); on macOS, by
 # platforms/macho.py: the CPU, the minimum macOS, the entry symbol, libSystem alone linked, and
-# no undefined symbol but libSystem's and the host's (Node's or CPython's).
+# no undefined symbol but libSystem's and the host's (Node's or CPython's); on Windows, by
+# platforms/pe.py: the machine type, the entry symbol, only Windows' own DLLs imported (no MinGW
+# runtime DLL) besides python3.dll for the wheel.
 # The targets build one after the other (each step's seconds go to target/dist-all-times.tsv);
 # for each, the core compiles once and serves the addon and the wheel.
 set -euo pipefail
@@ -37,6 +45,7 @@ declare -A PLATFORM=(
     [aarch64-unknown-linux-musl]=linux-arm64-musl
     [aarch64-apple-darwin]=darwin-arm64
     [x86_64-apple-darwin]=darwin-x64
+    [x86_64-pc-windows-gnu]=win32-x64-gnu
 )
 # maturin's --compatibility (Linux only: a macOS wheel's tag comes from MACOSX_DEPLOYMENT_TARGET).
 declare -A POLICY=(
@@ -52,6 +61,7 @@ declare -A TAG=(
     [aarch64-unknown-linux-musl]=musllinux_1_2_aarch64
     [aarch64-apple-darwin]=macosx_11_0_arm64
     [x86_64-apple-darwin]=macosx_10_12_x86_64
+    [x86_64-pc-windows-gnu]=win_amd64
 )
 # The oldest macOS each macOS build runs on (MACOSX_DEPLOYMENT_TARGET: rustc, cc-rs and zig's
 # linker read it, maturin tags the wheel with it), and its CPU as the Mach-O header names it:
@@ -69,7 +79,7 @@ GLIBC=2.17
 
 targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu
-    aarch64-unknown-linux-musl aarch64-apple-darwin x86_64-apple-darwin)
+    aarch64-unknown-linux-musl aarch64-apple-darwin x86_64-apple-darwin x86_64-pc-windows-gnu)
 for target in "${targets[@]}"; do
     [[ -n "${PLATFORM[$target]:-}" ]] || { echo "dist-all.sh: unknown target $target (known: ${!PLATFORM[*]})" >&2; exit 2; }
 done
@@ -84,6 +94,17 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     echo "dist-all.sh: the Rust targets ${missing[*]} are not installed. Add them with:" >&2
     echo "    rustup target add ${missing[*]}" >&2
     exit 1
+fi
+
+# MinGW, for the Windows target: Debian's package, installed here when missing (as root).
+if [[ " ${targets[*]} " == *-windows-gnu* ]] && ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
+    if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+        apt-get install -y --no-install-recommends gcc-mingw-w64-x86-64
+    else
+        echo "dist-all.sh: the Windows target needs MinGW's compiler and linker; install them with:" >&2
+        echo "    sudo apt-get install gcc-mingw-w64-x86-64" >&2
+        exit 1
+    fi
 fi
 
 install_build_tools python/cross-requirements.txt
@@ -140,11 +161,14 @@ check_musl_needs() {
     echo "$file: needs only libc.so, no symbol versions"
 }
 
-# The abi3 wheel for TARGET into $out, tagged with its POLICY (on Linux).
+# The abi3 wheel for TARGET into $out, tagged with its POLICY (on Linux). Windows links with
+# MinGW, not zig; PyO3 links python3.dll with raw-dylib (PyO3 0.28+), so no Windows Python and
+# no import library are needed (its generate-import-lib feature is deprecated and does nothing).
 build_wheel() {
-    local target="$1" policy=()
+    local target="$1" policy=() linker=(--zig)
     [[ -n "${POLICY[$target]:-}" ]] && policy=(--compatibility "${POLICY[$target]}")
-    (cd python && "${same_wrappers[@]}" maturin build --release --zig --target "$target" \
+    [[ "$target" == *-windows-gnu ]] && linker=()
+    (cd python && "${same_wrappers[@]}" maturin build --release "${linker[@]}" --target "$target" \
         "${policy[@]}" --out "$out")
 }
 
@@ -157,6 +181,10 @@ check_library() {
                 --min-os "${MACOS[$target]}" "$file"
             return
             ;;
+        x86_64-pc-windows-gnu)
+            "$tools/bin/python" platforms/pe.py --kind "$kind" --arch x64 "$file"
+            return
+            ;;
     esac
     check_no_static_tls "$file"
     case "$target" in
@@ -164,6 +192,14 @@ check_library() {
         *-musl) check_musl_needs "$file" ;;
     esac
 }
+
+# napi-build's MinGW step needs LIBNODE_PATH/libnode.dll: an import library naming node.exe,
+# from which the addon imports nothing (platforms/windows/node.def says why).
+if [[ " ${targets[*]} " == *-windows-gnu* ]]; then
+    mkdir -p "$stage/libnode"
+    x86_64-w64-mingw32-dlltool -d platforms/windows/node.def -D node.exe -l "$stage/libnode/libnode.dll"
+    export LIBNODE_PATH="$stage/libnode"
+fi
 
 addons=()
 for target in "${targets[@]}"; do
@@ -192,7 +228,14 @@ for target in "${targets[@]}"; do
         addon_env=("CARGO_ENCODED_RUSTFLAGS=-C"$'\x1f'"link-arg=-undefined"$'\x1f'"-C"$'\x1f'"link-arg=dynamic_lookup")
     fi
 
-    timed "addon $platform" "${same_wrappers[@]}" "${addon_env[@]}" cargo zigbuild --release --locked -p fsnative-node --target "$zig_target"
+    # Windows: MinGW's gcc links (rustc's default for the target), not zig.
+    build=(zigbuild --target "$zig_target")
+    if [[ "$target" == *-windows-gnu ]]; then
+        library=fsnative_node.dll
+        build=(build --target "$target")
+    fi
+
+    timed "addon $platform" "${same_wrappers[@]}" "${addon_env[@]}" cargo "${build[@]}" --release --locked -p fsnative-node
     addon="$stage/addons/fsnative.$platform.node"
     cp "target/$target/release/$library" "$addon"
     check_library "$target" "$addon" node
@@ -201,6 +244,9 @@ for target in "${targets[@]}"; do
     timed "wheel ${TAG[$target]}" build_wheel "$target"
     wheel="$(ls "$out"/fsnative-*"${TAG[$target]}"*.whl)"
     case "$target" in
+        # maturin tags a Windows wheel from the target; auditwheel reads ELF alone. The checks
+        # are platforms/pe.py's, below.
+        *-windows-gnu) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
         *-gnu) check_wheel_tag "$wheel" "${TAG[$target]}" ;;
         # auditwheel cannot judge a musl wheel on this glibc machine: it resolves the module's
         # libc.so against the host (glibc's libc.so, a linker script: it stops at "Magic number
@@ -217,10 +263,15 @@ echo "== npm packages and sdist"
 stage_rust_sources "$stage/node-rust" node
 node npm/scripts/pack.js "${addons[@]}" --rust-sources "$stage/node-rust" --stage "$stage" --out "$out"
 build_sdist "$out" "$stage/python-sdist"
-# The macOS modules again, as packed (python/tests/test_macho.py runs the same check on them).
+# The macOS and Windows modules again, as packed (python/tests/test_macho.py and test_pe.py run
+# the same checks on them).
 if [[ " ${targets[*]} " == *-apple-darwin* ]]; then
     echo "== the macOS artifacts as packed"
     "$tools/bin/python" platforms/macho.py --artifacts "$out"
+fi
+if [[ " ${targets[*]} " == *-windows-gnu* ]]; then
+    echo "== the Windows artifacts as packed"
+    "$tools/bin/python" platforms/pe.py --artifacts "$out"
 fi
 
 echo "== dist/all/ (seconds per step in ${times#"$repo"/})"

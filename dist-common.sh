@@ -72,12 +72,12 @@ check_wheel_tag() {
     }
 }
 
-# Extracts the native module of WHEEL into DIR; prints its path.
+# Extracts the native module of WHEEL into DIR; prints its path (`.so`, or `.pyd` on Windows).
 wheel_module() {
     local wheel="$1" dir="$2"
     rm -rf "$dir"
     "$tools/bin/python" -m zipfile -e "$wheel" "$dir"
-    ls "$dir"/fsnative/_fsnative*.so
+    compgen -G "$dir/fsnative/_fsnative*.so" || compgen -G "$dir/fsnative/_fsnative*.pyd"
 }
 
 # Fails when the shared library FILE asks for static TLS (the STATIC_TLS flag): such a library

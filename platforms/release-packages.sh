@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The release's last step (.github/workflows/release.yml, job `packages`): from the platform
 # packages and wheels that each runner built, gathered in DIR, it adds to DIR
-#   fsnative-<v>.tgz      the npm main package, listing every platform package in DIR (all six
+#   fsnative-<v>.tgz      the npm main package, listing every platform package in DIR (all seven
 #                         are required) as optionalDependencies (and any other package that
 #                         npm/scripts/pack.js makes beside it)
 #   fsnative-<v>.tar.gz   the Python sdist
-# and checks the macOS libraries as packed (platforms/macho.py).
+# and checks the macOS and Windows libraries as packed (platforms/macho.py, platforms/pe.py).
 # Usage: platforms/release-packages.sh DIR
 set -euo pipefail
 
@@ -16,7 +16,7 @@ dir="$(cd "$1" && pwd)"
 stage="$repo/target/release-stage"
 cd "$repo"
 version="$(node -p "require('./npm/package.json').version")"
-PLATFORMS=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64)
+PLATFORMS=(linux-x64-gnu linux-x64-musl linux-arm64-gnu linux-arm64-musl darwin-arm64 darwin-x64 win32-x64-gnu)
 
 rm -rf "$stage"
 mkdir -p "$stage/addons" "$stage/out"
@@ -43,4 +43,5 @@ done
 install_build_tools
 build_sdist "$dir" "$stage/python-sdist"
 "$tools/bin/python" platforms/macho.py --artifacts "$dir"
+"$tools/bin/python" platforms/pe.py --artifacts "$dir"
 ls -l "$dir"

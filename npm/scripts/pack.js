@@ -4,7 +4,8 @@
 //   node npm/scripts/pack.js --addon [PLATFORM=]LIB ... --rust-sources DIR --stage DIR --out DIR
 // - for each --addon, the platform package `fsnative-<platform>-<arch>[-<abi>]` carrying the
 //   prebuilt addon LIB, with `os`, `cpu` and `libc` fields so npm installs it only where it fits.
-//   PLATFORM is `<platform>-<arch>[-gnu|-musl]` as Node names them (`linux-arm64-musl`); a bare
+//   PLATFORM is `<platform>-<arch>[-gnu|-musl]` as Node names them (`linux-arm64-musl`,
+//   `win32-x64-gnu`: on Windows `-gnu` names MinGW, the toolchain, and is required); a bare
 //   LIB is this machine's addon;
 // - the main package `fsnative`, which lists every platform package in `optionalDependencies`
 //   and carries the Rust sources in DIR (as rust/) for scripts/build.js where none fits;
@@ -66,8 +67,11 @@ function parseAddon(value) {
   const split = value.indexOf('=');
   if (split < 0) return { machine: { platform: process.platform, arch: process.arch }, file: value };
   const [platform, arch, abi, ...rest] = value.slice(0, split).split('-');
-  if (!platform || !arch || rest.length > 0 || (abi && !['gnu', 'musl'].includes(abi)) || (platform === 'linux') !== Boolean(abi)) {
-    throw new Error(`--addon ${value}: the platform is <platform>-<arch>, with -gnu or -musl on linux only (e.g. linux-arm64-musl)`);
+  const abis = { linux: ['gnu', 'musl'], win32: ['gnu'] }[platform];
+  if (!platform || !arch || rest.length > 0 || (abis ? !abis.includes(abi) : abi !== undefined)) {
+    throw new Error(
+      `--addon ${value}: the platform is <platform>-<arch>, with -gnu or -musl on linux, -gnu on win32 and nothing else elsewhere (e.g. linux-arm64-musl, win32-x64-gnu)`,
+    );
   }
   return { machine: { platform, arch, musl: abi === 'musl' }, file: value.slice(split + 1) };
 }
@@ -77,7 +81,7 @@ function stagePlatformPackage(manifest, machine, addon, dir) {
   const name = platformPackage(machine);
   const binary = `fsnative.${name.slice('fsnative-'.length)}.node`;
   fs.copyFileSync(addon, path.join(dir, binary));
-  const abi = name.endsWith('-gnu') ? 'glibc' : name.endsWith('-musl') ? 'musl' : null;
+  const abi = machine.platform !== 'linux' ? null : machine.musl ? 'musl' : 'glibc';
   writeJson(path.join(dir, 'package.json'), {
     name,
     version: manifest.version,

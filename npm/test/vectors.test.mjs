@@ -6,6 +6,7 @@
 // key-naming functions.
 
 import assert from 'node:assert/strict';
+import { isUtf8 } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -22,7 +23,7 @@ import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validatio
 /** An FFF tool's `next_cursor: TOKEN` line as the vectors read it (the token names the fixture). */
 const FFF_CURSOR = 'next_cursor: CURSOR';
 const VECTORS_DIR = fileURLToPath(new URL('../../tests/vectors/', import.meta.url));
-const RUNNING_AS_ROOT = process.geteuid() === 0;
+const RUNNING_AS_ROOT = process.geteuid?.() === 0; // no uid on Windows
 /** This system's name in a vector's `only_on`: `linux`, `macos` or `windows`. */
 const THIS_OS = { darwin: 'macos', win32: 'windows' }[process.platform] ?? process.platform;
 /** How long index mode waits for a vector's index (a tiny tree's takes milliseconds). */
@@ -31,6 +32,8 @@ const INDEX_READY_TIMEOUT_MS = 60_000;
 /** This run's counts, written to $FSNATIVE_VECTOR_COUNTS/node.json when that is set (make test
  * compares the three runners' counts: tests/compare-vector-counts.py). */
 const counts = { passed: 0, skipped: 0, failed: 0 };
+/** Whether this system makes symlinks, once tried (makesSymlinks). */
+let symlinksMade;
 
 for (const file of fs
   .readdirSync(VECTORS_DIR)
@@ -68,12 +71,46 @@ async function counted(pending) {
 function skippedHere(vector, trees) {
   if (Array.isArray(vector.only_on) && !vector.only_on.includes(THIS_OS)) return `runs only on ${vector.only_on.join(', ')}`;
   const tree = typeof vector.tree === 'string' ? trees[vector.tree] : vector.tree;
-  const fifo = isObject(tree) && Object.values(tree).some((entry) => isObject(entry) && 'fifo' in entry);
-  if (fifo && THIS_OS === 'windows') return 'its tree holds a FIFO, which Windows cannot make';
+  const entries = isObject(tree) ? Object.values(tree).filter(isObject) : [];
+  if (entries.some((entry) => 'symlink' in entry) && !makesSymlinks()) return 'its tree holds a symlink, which this system does not make';
+  if (process.env.FSNATIVE_UNDER_WINE && typeof vector.not_under_wine === 'string') return `not run under Wine: ${vector.not_under_wine}`;
+  if (THIS_OS === 'windows') {
+    if (entries.some((entry) => 'fifo' in entry)) return 'its tree holds a FIFO, which Windows cannot make';
+    if (entries.some((entry) => 'mode' in entry)) return 'its tree sets permission bits (mode), which Windows does not have';
+    const keys = isObject(tree) ? Object.keys(tree) : [];
+    const notUtf8 = keys.find((key) => !isUtf8(decodeKey(key)));
+    if (notUtf8) return `its tree holds ${JSON.stringify(notUtf8)}, a name that is not UTF-8, which Windows cannot make`;
+    const lower = new Map();
+    for (const key of keys) {
+      const other = lower.get(key.toLowerCase());
+      if (other !== undefined && other !== key) {
+        return `its tree holds ${JSON.stringify(other)} and ${JSON.stringify(key)}, names equal but for case, which Windows keeps as one`;
+      }
+      lower.set(key.toLowerCase(), key);
+    }
+  }
   const refused = THIS_OS === 'windows' && isObject(tree) && Object.keys(tree).find((key) => key.split('/').some(windowsRefuses));
   if (refused) return `its tree holds ${JSON.stringify(refused)}, a name Windows cannot make`;
   const asRoot = RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
   return asRoot && 'permission bits do not apply to root';
+}
+
+/** Whether this system makes symlinks (Wine 8 makes none; nor does Windows without the right
+ * to): tried once, in a scratch directory. */
+function makesSymlinks() {
+  if (symlinksMade === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-symlink-probe-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'target'), '');
+      fs.symlinkSync('target', path.join(dir, 'link'));
+      symlinksMade = fs.lstatSync(path.join(dir, 'link')).isSymbolicLink();
+    } catch {
+      symlinksMade = false;
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return symlinksMade;
 }
 
 /** Windows makes no file of this name: one with `<>:"|?*` or a control character, one that ends
@@ -307,6 +344,8 @@ function parseOrNull(line) {
 }
 
 function fixturePath(base, text) {
+  // A `file:` URI root: given as written, with `$T` replaced wherever it is.
+  if (text.startsWith('file:')) return text.split('$T').join(base);
   if (text.startsWith('$T')) return `${base}${text.slice(2)}`;
   if (text.startsWith('/')) return text;
   return `${base}/${text}`;

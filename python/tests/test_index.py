@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -249,7 +250,8 @@ def test_the_home_directory_and_the_root_are_refused_unless_allowed(tmp_path: Pa
     with pytest.raises(InvalidOptionError) as caught:
         Sandbox(["/"], index=True)
     assert caught.value.option == "index"
-    assert "refusing to index /" in str(caught.value)
+    # `/` is the root of the current drive on Windows (`C:\\`).
+    assert re.search(r"refusing to index (/|[A-Z]:\\):", str(caught.value))
     home = tmp_path / "home"
     home.mkdir()
     (home / "h.txt").write_text("home\n", encoding="utf-8")
@@ -268,7 +270,7 @@ with Sandbox([home], index=IndexOptions(allow_home=True)) as allowed:
 """
     run = subprocess.run(
         [sys.executable, "-c", script],
-        env={**os.environ, "HOME": str(home)},
+        env={**os.environ, "HOME": str(home), "USERPROFILE": str(home)},  # USERPROFILE on Windows
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -24,7 +24,7 @@ import fsnative
 from fsnative import FsnativeError, Sandbox
 
 VECTORS_DIR = Path(__file__).resolve().parents[2] / "tests" / "vectors"
-RUNNING_AS_ROOT = os.geteuid() == 0
+RUNNING_AS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0  # no uid on Windows
 HEX_ESCAPE = re.compile(rb"\\x([0-9a-fA-F]{2})")
 # How long index mode waits for a vector's index, in milliseconds (a tiny tree's takes a few).
 INDEX_READY_TIMEOUT_MS = 60_000
@@ -63,11 +63,24 @@ def unmakeable_here(vector: dict[str, Any], trees: dict[str, Any]) -> str | None
     """Why this OS cannot make the vector's tree (a FIFO on Windows), or None."""
     tree = trees.get(vector["tree"]) if isinstance(vector.get("tree"), str) else vector.get("tree")
     entries = tree.values() if isinstance(tree, dict) else []
-    fifo = any(isinstance(entry, dict) and "fifo" in entry for entry in entries)
+    if os.environ.get("FSNATIVE_UNDER_WINE") and isinstance(vector.get("not_under_wine"), str):
+        return f"not run under Wine: {vector['not_under_wine']}"
     if THIS_OS != "windows":
         return None
-    if fifo:
+    if any(isinstance(entry, dict) and "fifo" in entry for entry in entries):
         return "its tree holds a FIFO, which Windows cannot make"
+    if any(isinstance(entry, dict) and "mode" in entry for entry in entries):
+        return "its tree sets permission bits (mode), which Windows does not have"
+    for key in tree or {}:
+        try:
+            decode_key(key).decode("utf-8")
+        except UnicodeDecodeError:
+            return f"its tree holds {key!r}, a name that is not UTF-8, which Windows cannot make"
+    lower: dict[str, str] = {}
+    for key in tree or {}:
+        other = lower.setdefault(key.lower(), key)
+        if other != key:
+            return f"its tree holds {other!r} and {key!r}, names equal but for case, which Windows keeps as one"
     refused = next((key for key in tree or {} if any(map(windows_refuses, key.split("/")))), None)
     return None if refused is None else f"its tree holds {refused!r}, a name Windows cannot make"
 
@@ -280,6 +293,8 @@ def is_number(value: Any) -> bool:
 
 
 def fixture_path(base: str, text: str) -> str:
+    if text.startswith("file:"):  # a `file:` URI root: as written, `$T` replaced wherever it is
+        return text.replace("$T", base)
     return base + text[2:] if text.startswith("$T") else os.path.join(base, text)
 
 

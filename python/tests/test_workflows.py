@@ -52,7 +52,8 @@ def test_every_action_is_pinned_to_a_commit(path: Path) -> None:
 
 def test_the_test_workflow_runs_make_test_on_both_macs() -> None:
     workflow = load(WORKFLOWS / "test.yml")
-    (job,) = workflow["jobs"].values()
+    assert set(workflow["jobs"]) == {"macos", "windows"}
+    job = workflow["jobs"]["macos"]
     rows = matrix_rows(job)
     assert {row["runner"]: row["target"] for row in rows} == MAC_RUNNERS
     assert job["runs-on"] == "${{ matrix.runner }}"
@@ -60,6 +61,19 @@ def test_the_test_workflow_runs_make_test_on_both_macs() -> None:
     assert runs[-1] == "make test"
     # make lint runs clippy for each Apple target it finds installed.
     assert any("rustup target add aarch64-apple-darwin x86_64-apple-darwin" in run for run in runs)
+
+
+def test_the_test_workflow_runs_the_windows_suites_on_the_build_that_ships() -> None:
+    job = load(WORKFLOWS / "test.yml")["jobs"]["windows"]
+    assert job["runs-on"] == "windows-latest"
+    script = "\n".join(step.get("run", "") for step in steps(job))
+    assert "rustup target add x86_64-pc-windows-gnu" in script
+    assert "cargo test --locked -p fsnative --target x86_64-pc-windows-gnu" in script
+    assert "dlltool -d platforms/windows/node.def -D node.exe" in script
+    assert "python platforms/pe.py --kind node --arch x64" in script
+    assert "node --test test/vectors.test.mjs test/binding/*.test.mjs" in script
+    assert "maturin build --release --target x86_64-pc-windows-gnu" in script
+    assert "pytest test_vectors.py" in script
 
 
 def test_the_release_workflow_builds_each_package_on_its_own_runner() -> None:
@@ -70,8 +84,10 @@ def test_the_release_workflow_builds_each_package_on_its_own_runner() -> None:
         "x86_64-unknown-linux-musl",
         "aarch64-unknown-linux-gnu",
         "aarch64-unknown-linux-musl",
+        "x86_64-pc-windows-gnu",
     ]
     assert any(step.get("run") == "./dist-all.sh ${{ matrix.target }}" for step in steps(linux))
+    assert any("gcc-mingw-w64-x86-64" in step.get("run", "") for step in steps(linux))
     macos = jobs["macos"]
     rows = matrix_rows(macos)
     assert {row["runner"]: row["target"] for row in rows} == MAC_RUNNERS

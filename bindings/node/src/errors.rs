@@ -4,8 +4,6 @@
 //! core gives them. The package's JavaScript turns it into `FsnativeError` or, for
 //! `INVALID_OPTION`, `InvalidOptionError`.
 
-use std::os::unix::ffi::OsStrExt;
-
 use napi::bindgen_prelude::{Buffer, Object};
 use napi::{Env, JsError, JsValue};
 
@@ -25,7 +23,7 @@ pub fn to_js(env: &Env, err: &fsnative::Error) -> napi::Error {
         }
         match err.path().map(|path| path.to_str().ok_or(path)) {
             Some(Ok(text)) => object.set("path", text),
-            Some(Err(bytes)) => object.set("path", Buffer::from(bytes.as_os_str().as_bytes())),
+            Some(Err(bytes)) => object.set("path", Buffer::from(bytes.as_os_str().as_encoded_bytes())),
             None => Ok(()),
         }
     });

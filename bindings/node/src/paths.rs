@@ -2,8 +2,6 @@
 //! UTF-8, as Buffers of raw bytes; they come out as strings, or as `{ bytes: base64 }` when
 //! they are not UTF-8 (the core's own serde form), so that no name is silently rewritten.
 
-use std::ffi::OsString;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use base64::Engine as _;
@@ -27,7 +25,7 @@ pub struct NonUtf8Path {
 pub fn from_js(path: PathArg) -> PathBuf {
     match path {
         Either::A(text) => PathBuf::from(text),
-        Either::B(bytes) => PathBuf::from(OsString::from_vec(bytes.to_vec())),
+        Either::B(bytes) => fsnative::path_from_bytes(bytes.to_vec()),
     }
 }
 
@@ -36,7 +34,7 @@ pub fn to_js(path: &Path) -> PathValue {
     match path.to_str() {
         Some(text) => Either::A(text.to_owned()),
         None => Either::B(NonUtf8Path {
-            bytes: base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_bytes()),
+            bytes: base64::engine::general_purpose::STANDARD.encode(path.as_os_str().as_encoded_bytes()),
         }),
     }
 }

@@ -14,7 +14,6 @@
 //! garbage collector freed it, so every call wrote its numbers to pages the allocator had
 //! just taken from the kernel, each first write a page fault that zeroed a huge page.)
 
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::ptr;
 
@@ -143,7 +142,7 @@ impl GrepTransfer {
                 true
             }
             None => {
-                let bytes = path.as_os_str().as_bytes();
+                let bytes = path.as_os_str().as_encoded_bytes();
                 self.piece(&base64::engine::general_purpose::STANDARD.encode(bytes));
                 false
             }

@@ -73,7 +73,6 @@ pub fn build<T>(
 /// A filesystem path argument: `str` (with `os.fsdecode`'s surrogate escapes for non-UTF-8
 /// bytes), `bytes` or `os.PathLike`, encoded with `os.fsencode` so no byte is lost.
 pub fn fs_path(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<PathBuf> {
-    use std::os::unix::ffi::OsStrExt;
     static FSENCODE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let fsencode = FSENCODE.import(value.py(), "os", "fsencode")?;
     let encoded = fsencode.call1((value,)).map_err(|e| {
@@ -84,7 +83,7 @@ pub fn fs_path(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<Pat
         }
     })?;
     let bytes = encoded.cast::<PyBytes>()?;
-    Ok(PathBuf::from(std::ffi::OsStr::from_bytes(bytes.as_bytes())))
+    Ok(fsnative::path_from_bytes(bytes.as_bytes().to_vec()))
 }
 
 /// A Python value of option `name` as JSON-like data: `None`, `bool`, `int`, `float`, `str`,

@@ -187,7 +187,11 @@ pub(crate) fn run(
     }
     let entries = found
         .into_iter()
-        .map(|f| GlobEntry { path: f.path, relative_path: f.relative, is_dir: f.is_dir })
+        .map(|f| GlobEntry {
+            path: f.path,
+            relative_path: crate::result::slashed_relative(f.relative),
+            is_dir: f.is_dir,
+        })
         .collect();
     Ok(GlobResult {
         entries,

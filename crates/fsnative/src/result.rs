@@ -277,6 +277,15 @@ pub struct FindResult {
     pub stats: FindStats,
 }
 
+/// `relative` with `/` between its names on every OS (Windows' `\` becomes `/`), as every
+/// result's `relative_path` is spelled, in Rust and in each binding alike.
+pub(crate) fn slashed_relative(relative: PathBuf) -> PathBuf {
+    match crate::sys::slashed(relative.as_os_str().as_encoded_bytes()) {
+        std::borrow::Cow::Borrowed(_) => relative,
+        std::borrow::Cow::Owned(bytes) => crate::sys::path_buf(bytes),
+    }
+}
+
 /// Serializes a path below a root as [`serialize_path`] does, `/`-separated on every OS.
 pub(crate) fn serialize_relative_path<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
     let bytes = crate::sys::slashed(path.as_os_str().as_encoded_bytes());

@@ -158,7 +158,9 @@ fn closing_stops_the_index_and_searches_still_answer() {
 
 #[test]
 fn the_home_directory_and_the_root_are_refused_unless_allowed() {
-    let home = std::env::var_os("HOME").expect("HOME is set");
+    // The variable the core reads the home directory from (USERPROFILE on Windows).
+    let variable = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+    let home = std::env::var_os(variable).unwrap_or_else(|| panic!("{variable} is set"));
     for refused in [Path::new("/"), Path::new(&home)] {
         let err = Sandbox::new([refused]).unwrap().with_index(IndexOptions::default()).unwrap_err();
         assert_eq!(err.code().as_str(), "INVALID_OPTION", "{refused:?}");

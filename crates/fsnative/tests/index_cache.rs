@@ -57,7 +57,7 @@ fn cached_contents_give_the_answers_the_files_give() {
     }
     std::fs::write(root.join("crlf.txt"), "common line\r\nvalue crlf\r\n").unwrap();
     std::fs::write(root.join("latin1.txt"), b"common line \xe9t\xe9\nvalue \xff\n").unwrap();
-    std::fs::write(root.join("nul.bin"), b"common line\nvalue\0 after\n").unwrap();
+    std::fs::write(root.join("zero-byte.bin"), b"common line\nvalue\0 after\n").unwrap();
     std::fs::write(root.join("bom.txt"), b"\xEF\xBB\xBFcommon line\nvalue bom\n").unwrap();
     // Larger than an eighth of the budget: never cached.
     std::fs::write(root.join("large.txt"), "common line\nvalue large\n".repeat(2000)).unwrap();

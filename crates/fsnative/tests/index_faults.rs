@@ -13,6 +13,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+mod platform;
+
 use fsnative::{ErrorCode, GlobRequest, GrepRequest, GrepResult, IndexOptions, Sandbox};
 
 fn indexed(root: &Path) -> Sandbox {
@@ -38,7 +40,7 @@ fn all(pattern: &str) -> GrepRequest {
 /// A root with a few files, and beside it an outside directory holding a secret.
 fn tree() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
-    let base = dir.path().canonicalize().unwrap();
+    let base = platform::plain(dir.path().canonicalize().unwrap());
     let root = base.join("root");
     let outside = base.join("outside");
     for sub in ["a", "b/c"] {

@@ -129,14 +129,41 @@ fn unmakeable_here(vector: &Value, trees: &Value) -> Option<String> {
     if tree.values().any(|entry| entry.get("symlink").is_some()) && !platform::makes_symlinks() {
         return Some("its tree holds a symlink, which this system does not make".to_owned());
     }
+    if let Some(why) =
+        vector["not_under_wine"].as_str().filter(|_| std::env::var_os("FSNATIVE_UNDER_WINE").is_some())
+    {
+        return Some(format!("not run under Wine: {why}"));
+    }
     if this_os() != "windows" {
         return None;
     }
     if tree.values().any(|entry| entry.get("fifo").is_some()) {
         return Some("its tree holds a FIFO, which Windows cannot make".to_owned());
     }
+    if tree.values().any(|entry| entry.get("mode").is_some()) {
+        return Some("its tree sets permission bits (mode), which Windows does not have".to_owned());
+    }
+    if let Some(key) = tree.keys().find(|key| std::str::from_utf8(&key_bytes(key)).is_err()) {
+        return Some(format!("its tree holds {key:?}, a name that is not UTF-8, which Windows cannot make"));
+    }
+    if let Some((a, b)) = equal_but_for_case(tree.keys()) {
+        return Some(format!(
+            "its tree holds {a:?} and {b:?}, names equal but for case, which Windows keeps as one"
+        ));
+    }
     let refused = tree.keys().find(|key| key.split('/').any(windows_refuses))?;
     Some(format!("its tree holds {refused:?}, a name Windows cannot make"))
+}
+
+/// Two tree keys that differ, and are equal but for case (`B.txt`, `b.txt`), if any.
+fn equal_but_for_case<'a>(keys: impl Iterator<Item = &'a String>) -> Option<(&'a String, &'a String)> {
+    let mut seen = std::collections::HashMap::new();
+    for key in keys {
+        if let Some(other) = seen.insert(key.to_lowercase(), key).filter(|other| *other != key) {
+            return Some((other, key));
+        }
+    }
+    None
 }
 
 /// Windows makes no file of this name: one with `<>:"|?*` or a control character, one that
@@ -415,6 +442,10 @@ fn subset(expected: &Value, actual: &Value, at: &str) -> Result<(), String> {
 }
 
 fn fixture_path(base: &Path, text: &str) -> PathBuf {
+    // A `file:` URI root: given as written, with `$T` replaced wherever it is.
+    if text.starts_with("file:") {
+        return PathBuf::from(text.replace("$T", &base.display().to_string()));
+    }
     match text.strip_prefix("$T") {
         Some(rest) => PathBuf::from(format!("{}{rest}", base.display())),
         None => base.join(text),
@@ -449,6 +480,11 @@ fn substitute_str(s: &str, base: &Path) -> String {
 
 /// Decodes a tree key: `\xNN` escapes become raw bytes.
 fn decode_key(key: &str) -> OsString {
+    platform::os_string(key_bytes(key))
+}
+
+/// A tree key's bytes: each `\xNN` escape becomes the byte NN.
+fn key_bytes(key: &str) -> Vec<u8> {
     let bytes = key.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -463,7 +499,7 @@ fn decode_key(key: &str) -> OsString {
         out.push(bytes[i]);
         i += 1;
     }
-    platform::os_string(out)
+    out
 }
 
 /// Creates the tree under `base`; returns the paths it chmodded.

@@ -256,8 +256,10 @@ describe('the index', () => {
   });
 
   test('refuses / and the home directory unless allowHome', () => {
-    assertInvalidOption(() => new Sandbox(['/'], { index: true }), 'index', /refusing to index \//);
-    // A child process whose home is a fresh directory: indexing it is refused, allowHome indexes it.
+    // `/` is the root of the current drive on Windows (`C:\`).
+    assertInvalidOption(() => new Sandbox(['/'], { index: true }), 'index', /refusing to index (\/|[A-Z]:\\):/);
+    // A child process whose home (HOME; USERPROFILE on Windows) is a fresh directory: indexing it
+    // is refused, allowHome indexes it.
     const home = makeTree({ 'h.txt': 'home\n' });
     try {
       const script = `
@@ -270,7 +272,7 @@ describe('the index', () => {
           console.log(JSON.stringify({ refused, ready, files: allowed.indexStatus().files }));
           allowed.close();
         });`;
-      const output = execFileSync(process.execPath, ['-e', script], { cwd: PACKAGE_DIR, env: { ...process.env, HOME: home }, encoding: 'utf8' });
+      const output = execFileSync(process.execPath, ['-e', script], { cwd: PACKAGE_DIR, env: { ...process.env, HOME: home, USERPROFILE: home }, encoding: 'utf8' });
       assert.deepEqual(JSON.parse(output), { refused: { code: 'INVALID_OPTION', option: 'index' }, ready: true, files: 1 });
     } finally {
       removeTree(home);

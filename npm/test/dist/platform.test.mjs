@@ -26,9 +26,10 @@ test('each Linux platform package is named by CPU and C library', () => {
   for (const [machine, name] of cases) assert.equal(platformPackage(machine), name, JSON.stringify(machine));
 });
 
-test('outside Linux the name has no C library part', () => {
+test('outside Linux the name has no C library part; on Windows it names the MinGW build', () => {
   assert.equal(platformPackage({ platform: 'darwin', arch: 'arm64' }), 'fsnative-darwin-arm64');
-  assert.equal(platformPackage({ platform: 'win32', arch: 'x64', musl: true }), 'fsnative-win32-x64');
+  assert.equal(platformPackage({ platform: 'win32', arch: 'x64', musl: true }), 'fsnative-win32-x64-gnu');
+  assert.equal(platformPackage({ platform: 'win32', arch: 'arm64' }), 'fsnative-win32-arm64-gnu');
 });
 
 test("musl is told by the ldd script's text", () => {
@@ -73,9 +74,12 @@ test('each macOS platform package is named by CPU alone, as make dist-all packs 
   assert.equal(platformPackage({ platform: 'darwin', arch: 'x64' }), 'fsnative-darwin-x64');
 });
 
-test('on a Mac the loader names its package without spawning or reading anything', (t) => {
-  // As lib/native.js calls it there: no argument, this process's platform and CPU. Every way
-  // to start a process, read a file or take the process report fails the test if called.
+/**
+ * Calls platformPackage() as lib/native.js does (no argument) with `process.platform` set to
+ * `platform` and `process.arch` to each of `arches`; every way to start a process, read a file
+ * or take the process report fails the test if called. Returns the names given.
+ */
+function namesWithoutSpawning(t, platform, arches) {
   const forbidden = (name) => () => assert.fail(`${name} was called`);
   for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork']) {
     t.mock.method(childProcess, name, forbidden(`child_process.${name}`));
@@ -84,15 +88,23 @@ test('on a Mac the loader names its package without spawning or reading anything
   t.mock.method(process.report, 'getReport', forbidden('process.report.getReport'));
   const real = { platform: process.platform, arch: process.arch };
   try {
-    for (const arch of ['arm64', 'x64']) {
-      Object.defineProperty(process, 'platform', { value: 'darwin', configurable: true });
+    return arches.map((arch) => {
+      Object.defineProperty(process, 'platform', { value: platform, configurable: true });
       Object.defineProperty(process, 'arch', { value: arch, configurable: true });
-      assert.equal(platformPackage(), `fsnative-darwin-${arch}`);
-    }
+      return platformPackage();
+    });
   } finally {
     Object.defineProperty(process, 'platform', { value: real.platform, configurable: true });
     Object.defineProperty(process, 'arch', { value: real.arch, configurable: true });
   }
+}
+
+test('on a Mac the loader names its package without spawning or reading anything', (t) => {
+  assert.deepEqual(namesWithoutSpawning(t, 'darwin', ['arm64', 'x64']), ['fsnative-darwin-arm64', 'fsnative-darwin-x64']);
+});
+
+test('on Windows the loader names the MinGW package without spawning or reading anything', (t) => {
+  assert.deepEqual(namesWithoutSpawning(t, 'win32', ['x64', 'arm64']), ['fsnative-win32-x64-gnu', 'fsnative-win32-arm64-gnu']);
 });
 
 test('pack.js gives each platform package its os, cpu and (on Linux) libc, and the main package lists them all', () => {
@@ -101,7 +113,7 @@ test('pack.js gives each platform package its os, cpu and (on Linux) libc, and t
     const rust = path.join(dir, 'rust');
     fs.mkdirSync(rust);
     fs.writeFileSync(path.join(rust, 'Cargo.toml'), '[workspace]\n');
-    const addons = ['darwin-arm64', 'darwin-x64', 'linux-arm64-musl'].flatMap((platform) => {
+    const addons = ['darwin-arm64', 'darwin-x64', 'linux-arm64-musl', 'win32-x64-gnu'].flatMap((platform) => {
       fs.writeFileSync(path.join(dir, `${platform}.node`), platform);
       return ['--addon', `${platform}=${path.join(dir, `${platform}.node`)}`];
     });
@@ -113,12 +125,14 @@ test('pack.js gives each platform package its os, cpu and (on Linux) libc, and t
       'fsnative-darwin-arm64': version,
       'fsnative-darwin-x64': version,
       'fsnative-linux-arm64-musl': version,
+      'fsnative-win32-x64-gnu': version,
     });
     // Checked field by field: the packages may carry more files (licenses) and pack.js more
     // packages than these.
     for (const [platform, system, cpu] of [
       ['darwin-arm64', 'darwin', 'arm64'],
       ['darwin-x64', 'darwin', 'x64'],
+      ['win32-x64-gnu', 'win32', 'x64'],
     ]) {
       const { name, main, files, os: systems, cpu: cpus, libc } = manifest(`npm-fsnative-${platform}`);
       assert.deepEqual(
@@ -135,7 +149,7 @@ test('pack.js gives each platform package its os, cpu and (on Linux) libc, and t
     }
     assert.deepEqual(manifest('npm-fsnative-linux-arm64-musl').libc, ['musl']);
     const packed = fs.readdirSync(path.join(dir, 'out'));
-    for (const name of ['fsnative', 'fsnative-darwin-arm64', 'fsnative-darwin-x64', 'fsnative-linux-arm64-musl']) {
+    for (const name of ['fsnative', 'fsnative-darwin-arm64', 'fsnative-darwin-x64', 'fsnative-linux-arm64-musl', 'fsnative-win32-x64-gnu']) {
       assert.ok(packed.includes(`${name}-${version}.tgz`), `${name}-${version}.tgz not in ${packed}`);
     }
   } finally {

@@ -344,7 +344,7 @@ fn rank(
         .into_iter()
         .map(|Ranked { at, fuzzy, filename_bonus, exact_bonus }| FindEntry {
             path: absolute(at),
-            relative_path: candidates.relative(at).to_path_buf(),
+            relative_path: crate::result::slashed_relative(candidates.relative(at).to_path_buf()),
             score: fuzzy + filename_bonus + exact_bonus,
             fuzzy,
             filename_bonus,

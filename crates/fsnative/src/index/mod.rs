@@ -546,16 +546,20 @@ impl IndexStatus {
     }
 }
 
-/// Refuses `/` and any root that is or holds the user's home directory.
+/// Refuses a file system's root (`/`, `C:\`) and any root that is or holds the user's home
+/// directory (`HOME`, on Windows `USERPROFILE`), compared as the roots are (on Windows without
+/// case).
 fn refuse_home(roots: &Roots) -> Result<()> {
-    let home = std::env::var_os("HOME").map(std::path::PathBuf::from).and_then(|h| h.canonicalize().ok());
+    let home = std::env::var_os(sys::HOME_VARIABLE)
+        .filter(|home| !home.is_empty())
+        .and_then(|home| crate::roots::canonical(Path::new(&home)));
     for root in roots.paths() {
-        let holds_home = home.as_deref().is_some_and(|home: &Path| home.starts_with(root));
-        if root == Path::new("/") || holds_home {
+        let holds_home = home.as_deref().is_some_and(|home| crate::roots::below(home, root).is_some());
+        if root.parent().is_none() || holds_home {
             return Err(Error::new(
                 ErrorCode::InvalidOption,
                 format!(
-                    "index: refusing to index {}: it is / or holds the home directory (allow_home: true indexes it anyway)",
+                    "index: refusing to index {}: it is the root of a file system or holds the home directory (allow_home: true indexes it anyway)",
                     root.display()
                 ),
             )

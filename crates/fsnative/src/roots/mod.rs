@@ -6,6 +6,7 @@
 //! nothing above it, and opens and reads through `sys` alone.
 
 mod beneath;
+mod file_uri;
 mod links;
 mod resolve;
 mod validate;
@@ -15,6 +16,7 @@ mod within;
 pub(crate) use beneath::{open_regular_at, RootDirs};
 pub(crate) use links::{decide, look_through, Decision, EntryType, Followed, LinkTarget};
 pub use resolve::MAX_SYMLINK_HOPS;
+pub(crate) use resolve::{below, canonical};
 pub use validate::Intent;
 pub(crate) use validate::{Location, Roots};
 pub use within::is_path_within;

@@ -159,6 +159,18 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
     Ok(Resolution::Exists(resolved))
 }
 
+/// The canonical path of the existing absolute `path` (as a root's is, in one spelling, with no
+/// verbatim prefix on Windows), or `None` when it is relative, missing or cannot be resolved.
+pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
+    if !path.is_absolute() {
+        return None;
+    }
+    match resolve(path, &|_| true) {
+        Ok(Resolution::Exists(canonical)) => Some(canonical),
+        _ => None,
+    }
+}
+
 /// The part of `path` below `base` when `path` is `base` or lies below it, comparing names as
 /// the file system does: on Windows without case (each side's names lowercased).
 pub(crate) fn below<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {

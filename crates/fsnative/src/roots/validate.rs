@@ -46,7 +46,10 @@ impl Roots {
     {
         let mut canonical: Vec<PathBuf> = Vec::new();
         for root in roots {
-            let root = root.as_ref();
+            let given = root.as_ref();
+            // A `file:` URI (as MCP clients give roots) names the path to resolve.
+            let from_uri = super::file_uri::path_of(given.as_os_str().as_encoded_bytes()).transpose()?;
+            let root = from_uri.as_deref().unwrap_or(given);
             check_path_text(root)?;
             let absolute = if root.is_absolute() {
                 root.to_path_buf()

@@ -1,6 +1,8 @@
 //! What the vector fixtures (`vectors.rs`) need of the OS. On Windows: no FIFOs, symlinks only
 //! with the privilege to make them, modes as the read-only attribute, and names that are UTF-8
-//! (a tree Windows cannot make has its vector skipped there, saying why).
+//! (a tree Windows cannot make has its vector skipped there, saying why). Other test binaries
+//! take `plain` from it, each using a part.
+#![allow(dead_code)]
 
 #[cfg(unix)]
 mod unix {
