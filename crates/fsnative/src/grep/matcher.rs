@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::index::GramQuery;
+use crate::index::{GramCase, GramQuery};
 use crate::request::{CaseMode, GrepRequest};
 
 /// Longest pattern text accepted, summed over all patterns.
@@ -204,7 +204,6 @@ fn parser(case_insensitive: bool) -> regex_syntax::Parser {
 
 /// What a file must contain for `request`'s patterns to match in it (the index's
 /// prefilter): nothing is required of an inverted search, or when a pattern does not parse.
-/// Smart case is taken as insensitive, which only weakens the requirement.
 pub(crate) fn prefilter_query(cache: &MatcherCache, request: &GrepRequest) -> Arc<GramQuery> {
     if request.invert {
         return Arc::new(GramQuery::Any);
@@ -213,16 +212,94 @@ pub(crate) fn prefilter_query(cache: &MatcherCache, request: &GrepRequest) -> Ar
 }
 
 fn parse_prefilter(request: &GrepRequest) -> GramQuery {
+    let case = match request.case_mode {
+        CaseMode::Sensitive => GramCase::Exact,
+        CaseMode::Insensitive => GramCase::Folded,
+        CaseMode::Smart => smart_case(request),
+    };
     let mut parsed = Vec::with_capacity(request.patterns.0.len());
     for pattern in &request.patterns.0 {
         let pattern = if request.fixed_strings { regex_syntax::escape(pattern) } else { pattern.clone() };
         // A parser per pattern: regex-syntax's parser panics when used a second time.
-        match parser(request.case_mode != CaseMode::Sensitive).parse(&pattern) {
+        match parser(case == GramCase::Folded).parse(&pattern) {
             Ok(hir) => parsed.push(hir),
             Err(_) => return GramQuery::Any,
         }
     }
-    GramQuery::of_patterns(&parsed)
+    GramQuery::of_patterns(&parsed, case)
+}
+
+/// The case a smart-case search matches in, decided as grep-regex decides it: over the
+/// patterns joined into one alternation, it folds case when some character is written as a
+/// literal (alone or in a bracketed class) and none of those is upper case. Folded when the
+/// join does not parse, which only weakens the prefilter.
+fn smart_case(request: &GrepRequest) -> GramCase {
+    use regex_syntax::ast::{Ast, ClassSet, ClassSetItem, Literal};
+
+    /// Literals seen, and whether one was upper case.
+    #[derive(Default)]
+    struct Cased {
+        literal: bool,
+        upper: bool,
+    }
+    impl Cased {
+        fn literal(&mut self, literal: &Literal) {
+            self.literal = true;
+            self.upper |= literal.c.is_uppercase();
+        }
+        fn ast(&mut self, ast: &Ast) {
+            match ast {
+                Ast::Literal(literal) => self.literal(literal),
+                Ast::ClassBracketed(class) => self.set(&class.kind),
+                Ast::Repetition(repetition) => self.ast(&repetition.ast),
+                Ast::Group(group) => self.ast(&group.ast),
+                Ast::Alternation(alternation) => alternation.asts.iter().for_each(|ast| self.ast(ast)),
+                Ast::Concat(concat) => concat.asts.iter().for_each(|ast| self.ast(ast)),
+                _ => {}
+            }
+        }
+        fn set(&mut self, set: &ClassSet) {
+            match set {
+                ClassSet::Item(item) => self.item(item),
+                ClassSet::BinaryOp(op) => {
+                    self.set(&op.lhs);
+                    self.set(&op.rhs);
+                }
+            }
+        }
+        fn item(&mut self, item: &ClassSetItem) {
+            match item {
+                ClassSetItem::Literal(literal) => self.literal(literal),
+                ClassSetItem::Range(range) => {
+                    self.literal(&range.start);
+                    self.literal(&range.end);
+                }
+                ClassSetItem::Bracketed(class) => self.set(&class.kind),
+                ClassSetItem::Union(union) => union.items.iter().for_each(|item| self.item(item)),
+                _ => {}
+            }
+        }
+    }
+
+    let joined: Vec<String> = request
+        .patterns
+        .0
+        .iter()
+        .map(|p| format!("(?:{})", if request.fixed_strings { regex_syntax::escape(p) } else { p.clone() }))
+        .collect();
+    let parsed = regex_syntax::ast::parse::ParserBuilder::new()
+        .nest_limit(MAX_PATTERN_NESTING)
+        .octal(false)
+        .build()
+        .parse(&joined.join("|"));
+    let Ok(ast) = parsed else { return GramCase::Folded };
+    let mut cased = Cased::default();
+    cased.ast(&ast);
+    if cased.literal && !cased.upper {
+        GramCase::Folded
+    } else {
+        GramCase::Exact
+    }
 }
 
 /// The parse error of one pattern on its own, with the pattern quoted and the fault marked,
@@ -297,5 +374,33 @@ mod tests {
         let entries = cache.entries.lock().unwrap();
         assert_eq!(entries.len(), CACHED_MATCHERS);
         assert_eq!(entries[0].0.patterns, ["p5"]);
+    }
+
+    #[test]
+    fn smart_case_is_decided_as_the_matcher_decides_it() {
+        use grep_matcher::Matcher;
+        let smart = |patterns: &[&str], fixed_strings: bool| GrepRequest {
+            patterns: OneOrMany(patterns.iter().map(|p| (*p).to_owned()).collect()),
+            fixed_strings,
+            case_mode: CaseMode::Smart,
+            ..GrepRequest::default()
+        };
+        let cases: [(&[&str], bool, &str, GramCase); 8] = [
+            (&["def dumps"], false, "DEF DUMPS", GramCase::Folded),
+            (&["class Request"], false, "class request", GramCase::Exact),
+            (&[r"\Wfoo\pL"], false, "-FOOx", GramCase::Folded),
+            (&["[A-Z]x"], false, "AX", GramCase::Exact),
+            (&["foo", "Bar"], false, "FOO", GramCase::Exact),
+            (&["Foo.bar"], true, "foo.bar", GramCase::Exact),
+            (&["(foo"], true, "(FOO", GramCase::Folded),
+            (&[r"\w+"], false, "-", GramCase::Exact),
+        ];
+        let cache = MatcherCache::default();
+        for (patterns, fixed, swapped, expected) in cases {
+            let request = smart(patterns, fixed);
+            assert_eq!(smart_case(&request), expected, "{patterns:?}");
+            let matches = build(&cache, &request).unwrap().is_match(swapped.as_bytes()).unwrap();
+            assert_eq!(matches, expected == GramCase::Folded, "{patterns:?} on {swapped:?}");
+        }
     }
 }

@@ -1,5 +1,10 @@
-//! What a trigram is: three bytes with ASCII letters folded to lower case, packed oldest byte
-//! lowest and hashed to 16 bits. Files and patterns are cut into trigrams the same way.
+//! What the prefilter's grams are, for files and patterns alike.
+//!
+//! A trigram is three bytes with ASCII letters folded to lower case, packed oldest byte lowest
+//! and hashed to 16 bits. A junction is four bytes as they are (case kept) whose middle two lie
+//! on either side of a word's edge (`f du` of `def dumps`, `s Re` of `class Request`): a
+//! trigram set says a file holds `def` and `dumps`, its junctions that they meet. Files and
+//! patterns are cut into grams the same way.
 
 /// ASCII lower case; other bytes as they are.
 pub(super) fn fold(byte: u8) -> u8 {
@@ -9,4 +14,65 @@ pub(super) fn fold(byte: u8) -> u8 {
 /// The 16-bit hash of three folded bytes packed little-endian.
 pub(super) fn gram_hash(gram: u32) -> u16 {
     (gram.wrapping_mul(0x9E37_79B1) >> 16) as u16
+}
+
+/// Bytes of identifiers: ASCII letters, digits and `_`.
+const fn word_bytes() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut byte = 0;
+    while byte < 256 {
+        let b = byte as u8;
+        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
+        byte += 1;
+    }
+    table
+}
+const WORD: [bool; 256] = word_bytes();
+
+/// Hands `set` the hash of every junction of `text` (bytes as they are).
+///
+/// Per 64 bytes, a mask of which are word bytes gives the word edges as a mask too (bit `e`:
+/// bytes `e` and `e + 1` differ), and only the edges are visited: about one position in four
+/// of source code. (Testing every window for an edge, a branch the processor cannot predict,
+/// cost 1.8 ns a byte of the stdlib copy; this, about 1. Trigrams alone sketch at 1.3-1.6 ns a
+/// byte, trigrams and junctions at 2.1-3.7: `Sketch::add` over the files in memory, release.)
+pub(super) fn each_junction(text: &[u8], mut set: impl FnMut(u16)) {
+    let is_word = |byte: u8| u64::from(WORD[usize::from(byte)]);
+    for (block, chunk) in text.chunks(64).enumerate() {
+        let base = block * 64;
+        let words = word_mask(chunk);
+        let next = text.get(base + 64).map_or(0, |&byte| is_word(byte));
+        let mut edges = words ^ (words >> 1 | next << 63);
+        while edges != 0 {
+            // The junction's window starts one byte before its edge and holds four bytes.
+            let edge = base + edges.trailing_zeros() as usize;
+            edges &= edges - 1;
+            if let Some(window) = edge.checked_sub(1).and_then(|start| text.get(start..start + 4)) {
+                set(junction_hash([window[0], window[1], window[2], window[3]]));
+            }
+        }
+    }
+}
+
+/// Bit `i` set when `chunk[i]` (of at most 64 bytes) is a word byte. Tested by ranges, which
+/// the compiler turns into vector compares (a table lookup per byte cannot be), then packed
+/// eight at a time: eight flags of 0 or 1 read as one number, times a constant that moves
+/// flag `i` to bit `56 + i`.
+fn word_mask(chunk: &[u8]) -> u64 {
+    let mut flags = [0u8; 64];
+    for (flag, &byte) in flags.iter_mut().zip(chunk) {
+        let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
+        let digit = byte.wrapping_sub(b'0') < 10;
+        *flag = u8::from(letter | digit | (byte == b'_'));
+    }
+    flags.chunks_exact(8).enumerate().fold(0, |mask, (eighth, eight)| {
+        let flags = u64::from_le_bytes(eight.try_into().expect("eight flags"));
+        mask | (flags.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * eighth)
+    })
+}
+
+/// The 16-bit hash of a junction's four bytes: every byte reaches the low bits that a small
+/// signature keeps (a multiply's top half, of 64 bits so the fourth byte counts as much).
+fn junction_hash(window: [u8; 4]) -> u16 {
+    (u64::from(u32::from_le_bytes(window)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
 }

@@ -46,7 +46,7 @@ use crate::sys;
 use crate::walk::WalkOptions;
 
 pub(crate) use chars::{char_set, missing, query_char_set};
-pub(crate) use query::GramQuery;
+pub(crate) use query::{Case as GramCase, GramQuery};
 pub use reader::NoMatch;
 pub(crate) use tree::{Content, Kind};
 pub(crate) use view::{Prefilter, Unsearched, View};

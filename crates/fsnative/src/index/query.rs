@@ -1,16 +1,17 @@
-//! From a pattern to what a matching file must contain: a boolean query over trigrams.
+//! From a pattern to what a matching file must contain: a boolean query over grams.
 //!
 //! The patterns are parsed as the matcher parses them; each piece of the syntax tree gives
 //! either the exact, small set of strings it matches or only a requirement on its matches.
 //! Concatenations multiply small sets (`ab[cd]` gives `abc`, `abd`), alternations unite them,
 //! and anything too large or open-ended (`\w+`, `.*`) leaves what was gathered so far as a
-//! requirement. A string gives its trigrams, cut and folded as file bytes are ([`super::gram`]).
+//! requirement. A string gives its grams, cut as file bytes are ([`super::gram`]): its
+//! trigrams, and its junctions when the search keeps case.
 //! The query is a necessary condition for a match, never a sufficient one: files it does
 //! not rule out are searched.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use super::gram::{fold, gram_hash};
+use super::gram::{each_junction, fold, gram_hash};
 
 /// The most strings a set may hold before it becomes a requirement.
 const MAX_SET: usize = 64;
@@ -19,22 +20,32 @@ const MAX_STRING: usize = 64;
 /// The most characters of a class enumerated into a set.
 const MAX_CLASS: usize = 8;
 
-/// A requirement on a file's trigrams (hashed).
+/// Whether a search tells case apart: only then do its strings give junctions, which keep case.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Case {
+    /// Case-sensitive: strings are the bytes a match holds.
+    Exact,
+    /// Case-insensitive: strings are folded, and give trigrams alone.
+    Folded,
+}
+
+/// A requirement on a file's grams (hashed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum GramQuery {
     /// Every file may match.
     Any,
     /// No file can match (a pattern that matches nothing).
     Never,
-    /// All of these trigrams.
+    /// All of these grams.
     All(Vec<u16>),
     And(Vec<GramQuery>),
     Or(Vec<GramQuery>),
 }
 
 impl GramQuery {
-    /// The trigrams of one literal (any file, when it is shorter than three bytes).
-    pub fn literal(bytes: &[u8]) -> GramQuery {
+    /// The grams of one literal: its trigrams, and its junctions when `case` is exact (any
+    /// file, when it is shorter than three bytes).
+    pub fn literal(bytes: &[u8], case: Case) -> GramQuery {
         if bytes.len() < 3 {
             return GramQuery::Any;
         }
@@ -44,15 +55,18 @@ impl GramQuery {
                 gram_hash(u32::from(fold(w[0])) | u32::from(fold(w[1])) << 8 | u32::from(fold(w[2])) << 16)
             })
             .collect();
+        if case == Case::Exact {
+            each_junction(bytes, |hash| hashes.push(hash));
+        }
         hashes.sort_unstable();
         hashes.dedup();
         GramQuery::All(hashes)
     }
 
     /// What matching any of `patterns` requires, each parsed as the matcher parses it (with
-    /// case folding when the matcher may fold case: that only weakens the query).
-    pub fn of_patterns(patterns: &[Hir]) -> GramQuery {
-        GramQuery::or(patterns.iter().map(|hir| Info::of(hir).into_query()).collect())
+    /// case folding, and `case` folded, when the matcher may fold case).
+    pub fn of_patterns(patterns: &[Hir], case: Case) -> GramQuery {
+        GramQuery::or(patterns.iter().map(|hir| Info::of(hir, case).into_query(case)).collect())
     }
 
     fn and(parts: Vec<GramQuery>) -> GramQuery {
@@ -133,22 +147,25 @@ impl GramQuery {
     }
 }
 
-/// What one piece of a pattern tells: the exact set of (folded) strings it matches when that
-/// is small, else a requirement on any match.
+/// What one piece of a pattern tells: the exact set of strings it matches (folded when the
+/// case is) when that is small, else a requirement on any match.
 enum Info {
     Exact(Vec<Vec<u8>>),
     Requires(GramQuery),
 }
 
 impl Info {
-    fn of(hir: &Hir) -> Info {
+    fn of(hir: &Hir, case: Case) -> Info {
+        let cased = |byte: u8| if case == Case::Folded { fold(byte) } else { byte };
         match hir.kind() {
             HirKind::Empty | HirKind::Look(_) => Info::Exact(vec![Vec::new()]),
-            HirKind::Literal(literal) => Info::Exact(vec![literal.0.iter().map(|&b| fold(b)).collect()]),
-            HirKind::Class(class) => class_strings(class).map_or(Info::Requires(GramQuery::Any), Info::Exact),
-            HirKind::Capture(capture) => Info::of(&capture.sub),
+            HirKind::Literal(literal) => Info::Exact(vec![literal.0.iter().map(|&b| cased(b)).collect()]),
+            HirKind::Class(class) => {
+                class_strings(class, cased).map_or(Info::Requires(GramQuery::Any), Info::Exact)
+            }
+            HirKind::Capture(capture) => Info::of(&capture.sub, case),
             HirKind::Repetition(repetition) => {
-                let inner = Info::of(&repetition.sub);
+                let inner = Info::of(&repetition.sub, case);
                 match (repetition.min, repetition.max) {
                     (1, Some(1)) => inner,
                     (0, Some(1)) => match inner {
@@ -159,7 +176,7 @@ impl Info {
                         Info::Requires(_) => Info::Requires(GramQuery::Any),
                     },
                     (0, _) => Info::Requires(GramQuery::Any),
-                    _ => Info::Requires(inner.into_query()),
+                    _ => Info::Requires(inner.into_query(case)),
                 }
             }
             HirKind::Concat(parts) => {
@@ -167,18 +184,18 @@ impl Info {
                 let mut run: Vec<Vec<u8>> = vec![Vec::new()];
                 let mut exact = true;
                 for part in parts {
-                    match Info::of(part) {
+                    match Info::of(part, case) {
                         Info::Exact(strings) => match product(&run, &strings) {
                             Some(joined) => run = joined,
                             None => {
-                                required.push(Info::Exact(std::mem::replace(&mut run, strings)).into_query());
+                                let before = std::mem::replace(&mut run, strings);
+                                required.push(Info::Exact(before).into_query(case));
                                 exact = false;
                             }
                         },
                         Info::Requires(query) => {
-                            required.push(
-                                Info::Exact(std::mem::replace(&mut run, vec![Vec::new()])).into_query(),
-                            );
+                            let before = std::mem::replace(&mut run, vec![Vec::new()]);
+                            required.push(Info::Exact(before).into_query(case));
                             required.push(query);
                             exact = false;
                         }
@@ -187,11 +204,11 @@ impl Info {
                 if exact {
                     return Info::Exact(run);
                 }
-                required.push(Info::Exact(run).into_query());
+                required.push(Info::Exact(run).into_query(case));
                 Info::Requires(GramQuery::and(required))
             }
             HirKind::Alternation(parts) => {
-                let infos: Vec<Info> = parts.iter().map(Info::of).collect();
+                let infos: Vec<Info> = parts.iter().map(|part| Info::of(part, case)).collect();
                 if infos.iter().all(|info| matches!(info, Info::Exact(_))) {
                     let strings: Vec<Vec<u8>> = infos
                         .into_iter()
@@ -205,17 +222,19 @@ impl Info {
                         return Info::Exact(strings);
                     }
                     return Info::Requires(GramQuery::or(
-                        strings.iter().map(|s| GramQuery::literal(s)).collect(),
+                        strings.iter().map(|s| GramQuery::literal(s, case)).collect(),
                     ));
                 }
-                Info::Requires(GramQuery::or(infos.into_iter().map(Info::into_query).collect()))
+                Info::Requires(GramQuery::or(infos.into_iter().map(|info| info.into_query(case)).collect()))
             }
         }
     }
 
-    fn into_query(self) -> GramQuery {
+    fn into_query(self, case: Case) -> GramQuery {
         match self {
-            Info::Exact(strings) => GramQuery::or(strings.iter().map(|s| GramQuery::literal(s)).collect()),
+            Info::Exact(strings) => {
+                GramQuery::or(strings.iter().map(|s| GramQuery::literal(s, case)).collect())
+            }
             Info::Requires(query) => query,
         }
     }
@@ -245,8 +264,8 @@ fn normalized(mut strings: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
     strings
 }
 
-/// The strings a small class matches (each character UTF-8 encoded, folded).
-fn class_strings(class: &Class) -> Option<Vec<Vec<u8>>> {
+/// The strings a small class matches (each character UTF-8 encoded, its bytes `cased`).
+fn class_strings(class: &Class, cased: impl Fn(u8) -> u8) -> Option<Vec<Vec<u8>>> {
     let mut strings = Vec::new();
     match class {
         Class::Unicode(class) => {
@@ -256,7 +275,7 @@ fn class_strings(class: &Class) -> Option<Vec<Vec<u8>>> {
                         return None;
                     }
                     let mut buffer = [0; 4];
-                    strings.push(c.encode_utf8(&mut buffer).bytes().map(fold).collect());
+                    strings.push(c.encode_utf8(&mut buffer).bytes().map(&cased).collect());
                 }
             }
         }
@@ -266,7 +285,7 @@ fn class_strings(class: &Class) -> Option<Vec<Vec<u8>>> {
                     if strings.len() >= MAX_CLASS {
                         return None;
                     }
-                    strings.push(vec![fold(b)]);
+                    strings.push(vec![cased(b)]);
                 }
             }
         }
@@ -280,29 +299,44 @@ mod tests {
 
     fn query(pattern: &str, insensitive: bool) -> GramQuery {
         let parsed = regex_syntax::ParserBuilder::new().case_insensitive(insensitive).build().parse(pattern);
-        parsed.map_or(GramQuery::Any, |hir| GramQuery::of_patterns(&[hir]))
+        let case = if insensitive { Case::Folded } else { Case::Exact };
+        parsed.map_or(GramQuery::Any, |hir| GramQuery::of_patterns(&[hir], case))
+    }
+
+    fn exact(literal: &[u8]) -> GramQuery {
+        GramQuery::literal(literal, Case::Exact)
     }
 
     #[test]
-    fn literals_alternations_and_classes_give_trigrams() {
-        assert_eq!(query("hello", false), GramQuery::literal(b"hello"));
-        assert_eq!(query("HeLLo", true), GramQuery::literal(b"hello"), "folded the same way as files");
+    fn literals_alternations_and_classes_give_grams() {
+        assert_eq!(query("hello", false), exact(b"hello"));
+        assert_eq!(query("HeLLo", true), GramQuery::literal(b"hello", Case::Folded), "folded as files are");
         assert_eq!(query("ab", false), GramQuery::Any);
         assert_eq!(query(r"\w+", false), GramQuery::Any);
         assert_eq!(query("", false), GramQuery::Any);
-        assert_eq!(
-            query("ab[cd]e", false),
-            GramQuery::or(vec![GramQuery::literal(b"abce"), GramQuery::literal(b"abde")])
-        );
-        assert_eq!(
-            query(r"foo\w+bar", false),
-            GramQuery::and(vec![GramQuery::literal(b"foo"), GramQuery::literal(b"bar")])
-        );
+        assert_eq!(query("ab[cd]e", false), GramQuery::or(vec![exact(b"abce"), exact(b"abde")]));
+        assert_eq!(query(r"foo\w+bar", false), GramQuery::and(vec![exact(b"foo"), exact(b"bar")]));
         assert!(matches!(query("alpha|beta|gamma", false), GramQuery::Or(parts) if parts.len() == 3));
         assert_eq!(query("(abc)?", false), GramQuery::Any);
-        assert_eq!(query("(abc)+x", false), GramQuery::literal(b"abc"));
-        assert_eq!(query(&regex_syntax::escape("a.c"), false), GramQuery::literal(b"a.c"));
+        assert_eq!(query("(abc)+x", false), exact(b"abc"));
+        assert_eq!(query(&regex_syntax::escape("a.c"), false), exact(b"a.c"));
         assert_eq!(query("k", true), query("K", false), "one-letter sets stay below three bytes");
         assert!(matches!(query("kernel", true), GramQuery::Or(_)), "the Kelvin sign is another spelling");
+    }
+
+    #[test]
+    fn phrases_ask_for_their_junctions_only_when_case_counts() {
+        let grams = |query: GramQuery| match query {
+            GramQuery::All(hashes) => hashes.len(),
+            other => panic!("one literal gives one set of grams, not {other:?}"),
+        };
+        // `def Dump`: 6 trigrams; junctions `ef D` and `f Du`. (No `s` or `k`, which fold to
+        // more than one spelling.)
+        assert_eq!(grams(query("def Dump", true)), 6);
+        assert_eq!(grams(query("def Dump", false)), 8);
+        assert_eq!(grams(query("def_Dump", false)), 6, "no word edge, no junction");
+        assert_ne!(exact(b"class Request"), exact(b"class request"));
+        let folded = |text: &[u8]| GramQuery::literal(text, Case::Folded);
+        assert_eq!(folded(b"class Request"), folded(b"class request"));
     }
 }

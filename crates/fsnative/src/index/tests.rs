@@ -6,7 +6,7 @@ use std::io;
 use std::path::Path;
 use std::time::Duration;
 
-use super::query::GramQuery;
+use super::query::{Case as GramCase, GramQuery};
 use super::tree::Kind;
 use super::{Index, IndexOptions, StoreStart, Watching};
 use crate::control::CancelToken;
@@ -45,7 +45,7 @@ fn listed(index: &Index) -> Vec<String> {
 /// The file `path` may be ruled out for `literal`.
 fn ruled_out(index: &Index, path: &str, literal: &str) -> bool {
     let view = index.view().expect("the index is ready");
-    let query = GramQuery::literal(literal.as_bytes());
+    let query = GramQuery::literal(literal.as_bytes(), GramCase::Exact);
     let Some(prefilter) = view.prefilter(&query, true) else {
         return false;
     };
