@@ -354,7 +354,7 @@ def run_scenario(args: argparse.Namespace, work: Path) -> int:
     run, memory = Run(), Memory()
     sandbox = fsnative.Sandbox([str(scenario.root)], index=True)
     walker = fsnative.Sandbox([str(scenario.root)])
-    if not sandbox.wait_for_index(timeout=300):
+    if not sandbox.wait_for_index(timeout_ms=300_000):
         print(f"the index did not get ready: {sandbox.index_status()}", file=sys.stderr)
         return 1
     node, node_ready = (None, None) if args.no_node else start_node(run, memory, scenario.root)

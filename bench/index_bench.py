@@ -216,10 +216,10 @@ class Fsnative:
         self.sandbox = fsnative.Sandbox([str(root)], index=index, **options)
 
     def wait_list(self):
-        return self.sandbox.wait_for_index(timeout=READY_TIMEOUT_S)
+        return self.sandbox.wait_for_index(timeout_ms=int(READY_TIMEOUT_S * 1000))
 
     def wait_content(self):
-        return self.sandbox.wait_for_index(timeout=READY_TIMEOUT_S)
+        return self.sandbox.wait_for_index(timeout_ms=int(READY_TIMEOUT_S * 1000))
 
     @staticmethod
     def _records(result):

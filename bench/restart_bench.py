@@ -63,7 +63,7 @@ def child(case, tree, root, store):
     else:
         index = True if case == "cold" else fsnative.IndexOptions(persist=store)
         sandbox = fsnative.Sandbox([root], index=index)
-        ready = sandbox.wait_for_index(timeout=READY_TIMEOUT_S)
+        ready = sandbox.wait_for_index(timeout_ms=int(READY_TIMEOUT_S * 1000))
         first = len(sandbox.grep(rare_literal(tree), fixed_strings=True, limit=LIMIT).files)
         found = len(sandbox.grep(TOKEN, fixed_strings=True).files)
         status = sandbox.index_status().to_dict()

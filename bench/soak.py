@@ -204,7 +204,7 @@ def run(args: argparse.Namespace) -> int:
     build_tree(root, args.dirs, args.files_per_dir, rng)
     sandbox = fsnative.Sandbox([str(root)], index=True)
     walker = fsnative.Sandbox([str(root)])
-    if not sandbox.wait_for_index(timeout=120):
+    if not sandbox.wait_for_index(timeout_ms=120_000):
         print("the index did not get ready", file=sys.stderr)
         return 1
     stop = threading.Event()

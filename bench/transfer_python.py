@@ -45,7 +45,7 @@ def read_all(result):
 def main():
     plain = fsnative.Sandbox([DIR])
     indexed = fsnative.Sandbox([DIR], index=True)
-    assert indexed.wait_for_index(60), indexed.index_status()
+    assert indexed.wait_for_index(timeout_ms=60_000), indexed.index_status()
     core_ms = {PLAIN: [], INDEXED: []}
 
     def grep(sandbox, name):
