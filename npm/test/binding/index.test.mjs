@@ -272,7 +272,11 @@ describe('the index', () => {
           console.log(JSON.stringify({ refused, ready, files: allowed.indexStatus().files }));
           allowed.close();
         });`;
-      const output = execFileSync(process.execPath, ['-e', script], { cwd: PACKAGE_DIR, env: { ...process.env, HOME: home, USERPROFILE: home }, encoding: 'utf8' });
+      const output = execFileSync(process.execPath, ['-e', script], {
+        cwd: PACKAGE_DIR,
+        env: { ...process.env, HOME: home, USERPROFILE: home },
+        encoding: 'utf8',
+      });
       assert.deepEqual(JSON.parse(output), { refused: { code: 'INVALID_OPTION', option: 'index' }, ready: true, files: 1 });
     } finally {
       removeTree(home);
