@@ -189,7 +189,9 @@ pub struct GlobEntry {
 pub struct GlobStats {
     /// Entries the walk visited.
     pub entries_walked: u64,
-    /// Entries skipped because they are FIFOs, sockets or devices.
+    /// Entries skipped because they are FIFOs, sockets or devices, or matched entries that are
+    /// cloud placeholders, listed all the same (a grep would not read them; macOS and Windows
+    /// tell them while listing: docs/platforms.md).
     pub skipped_special: u64,
     /// Symlinks not followed because their target resolves outside the sandbox.
     pub skipped_outside: u64,

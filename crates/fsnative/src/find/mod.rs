@@ -331,7 +331,7 @@ fn rank(
     let skipped = SkipCounters::default();
     let keep = |at: usize| {
         !candidates.list[at].symlink || {
-            let link = Walked { path: absolute(at), kind: WalkedKind::Symlink, at: None };
+            let link = Walked { path: absolute(at), kind: WalkedKind::Symlink, at: None, dataless: false };
             entry_is_dir(roots, &link, &skipped) == Some(false)
         }
     };

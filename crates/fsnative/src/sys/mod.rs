@@ -6,7 +6,9 @@
 //! - names: [`os_str`] and [`path_buf`] turn the bytes the core keeps back into names;
 //! - files: open beneath a directory handle without following links, and [`Meta`], the one
 //!   `stat` the core reads (type, identity, size, times, links, cloud placeholders);
-//! - listing a directory through its handle ([`list_dir`]);
+//! - listing a directory through its handle ([`list_dir`]): each entry's name, its type when
+//!   the listing tells it, and whether it is a cloud placeholder (macOS reads the records of
+//!   `getattrlistbulk` through [`bulk_listing`], which builds on every OS for its tests);
 //! - the change watcher ([`Watcher`], whose [`Event`]s the index turns into its changes) and
 //!   the wake-up that ends a wait for it ([`Wake`], [`wait`]);
 //! - thread priority ([`lower_thread_priority`]);
@@ -18,6 +20,8 @@
 //! [`directory_changes`]; both build on every OS: the tests feed them recorded sequences, and
 //! Linux a simulated FSEvents.
 
+#[cfg_attr(not(any(test, target_os = "macos")), allow(dead_code))]
+pub(crate) mod bulk_listing;
 #[cfg_attr(not(any(test, windows)), allow(dead_code))]
 pub(crate) mod directory_changes;
 #[cfg_attr(not(any(test, unix)), allow(dead_code))]
@@ -95,6 +99,18 @@ pub(crate) const WINDOWS_PATH_RULES: bool = cfg!(windows);
 
 /// The environment variable that names the user's home directory, which `~` stands for.
 pub(crate) const HOME_VARIABLE: &str = if cfg!(windows) { "USERPROFILE" } else { "HOME" };
+
+/// One entry of a directory listing ([`list_dir`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ListedEntry<'a> {
+    /// The name, never `.` or `..`.
+    pub name: &'a std::ffi::CStr,
+    /// The type, when the listing tells it.
+    pub kind: Option<EntryType>,
+    /// A cloud placeholder ([`Meta::dataless`]), when the listing tells it cheaply (macOS's
+    /// `getattrlistbulk`, Windows' attributes); false otherwise, and always on Linux.
+    pub dataless: bool,
+}
 
 /// What a directory entry is, as the OS tells it without following a symlink.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

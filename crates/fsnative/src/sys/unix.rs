@@ -12,7 +12,7 @@ use rustix::event::{poll, PollFd, PollFlags, Timespec};
 use rustix::fs::{flock, fstat, openat, statat, AtFlags, FileType, FlockOperation, Mode, OFlags, Stat};
 use rustix::io::Errno;
 
-use super::{EntryType, Meta, OsError};
+use super::{EntryType, ListedEntry, Meta, OsError};
 
 /// An open file or directory.
 pub(crate) type Handle = OwnedFd;
@@ -67,11 +67,12 @@ pub(super) fn entry_type(kind: FileType) -> EntryType {
     }
 }
 
-/// Hands one listed entry to `visit`: every name but `.` and `..`, with its type when the
-/// listing tells it.
-pub(super) fn listed(name: &CStr, kind: FileType, visit: &mut impl FnMut(&CStr, Option<EntryType>)) {
+/// Hands one entry of a `readdir`-style listing to `visit`: every name but `.` and `..`,
+/// with its type when the listing tells it (such a listing knows nothing of placeholders).
+pub(super) fn listed(name: &CStr, kind: FileType, visit: &mut impl FnMut(ListedEntry<'_>)) {
     if !matches!(name.to_bytes(), b"." | b"..") {
-        visit(name, (kind != FileType::Unknown).then(|| entry_type(kind)));
+        let kind = (kind != FileType::Unknown).then(|| entry_type(kind));
+        visit(ListedEntry { name, kind, dataless: false });
     }
 }
 

@@ -14,6 +14,9 @@ pub(crate) struct Walked {
     /// Where the entry really lies, when a followed link on the way makes that differ from
     /// `path` below the walk's root.
     pub at: Option<Location>,
+    /// The listing marked it a cloud placeholder ([`crate::sys::ListedEntry::dataless`]):
+    /// its contents are not on this machine. False for a followed link.
+    pub dataless: bool,
 }
 
 /// The type of a walked entry, after following a link when links are followed.

@@ -29,13 +29,13 @@ impl IgnoreLevel {
     pub(super) fn load(
         handle: HandleRef<'_>,
         dir: &Path,
-        entries: &[(PathBuf, EntryType)],
+        entries: &[(PathBuf, EntryType, bool)],
         parent: Option<Arc<IgnoreLevel>>,
     ) -> Option<Arc<IgnoreLevel>> {
         let listed = |name: &str, kind: EntryType| {
             entries
                 .iter()
-                .any(|(path, listed)| *listed == kind && path.file_name().is_some_and(|n| n == name))
+                .any(|(path, listed, _)| *listed == kind && path.file_name().is_some_and(|n| n == name))
         };
         let present = IGNORE_FILES.map(|relative| match relative.split_once('/') {
             Some((first, _)) => listed(first, EntryType::Dir),

@@ -128,11 +128,13 @@ impl<'a> Walker<'a> {
             SkipCounters::add(&self.skipped.errors);
             return Vec::new();
         };
-        let mut entries: Vec<(PathBuf, EntryType)> = Vec::new();
-        let listed = sys::list_dir(handle.handle(), |name, kind| {
-            let kind = match kind {
+        // Each entry's path, type, and whether the listing marks it a cloud placeholder.
+        let mut entries: Vec<(PathBuf, EntryType, bool)> = Vec::new();
+        let listed = sys::list_dir(handle.handle(), |entry| {
+            let name = os_str(entry.name.to_bytes());
+            let kind = match entry.kind {
                 Some(kind) => kind,
-                None => match sys::stat_at(handle.handle(), os_str(name.to_bytes()), false) {
+                None => match sys::stat_at(handle.handle(), name, false) {
                     Ok(meta) => meta.kind,
                     Err(_) => {
                         SkipCounters::add(&self.skipped.errors);
@@ -140,7 +142,7 @@ impl<'a> Walker<'a> {
                     }
                 },
             };
-            entries.push((dir.path.join(os_str(name.to_bytes())), kind));
+            entries.push((dir.path.join(name), kind, entry.dataless));
         });
         if listed.is_err() {
             SkipCounters::add(&self.skipped.errors);
@@ -160,7 +162,7 @@ impl<'a> Walker<'a> {
         // Each entry's name follows its directory's path and a separator.
         let dir_bytes = dir.path.as_os_str().as_encoded_bytes();
         let name_start = dir_bytes.len() + usize::from(!sys::ends_with_separator(dir_bytes));
-        for (path, file_type) in entries {
+        for (path, file_type, dataless) in entries {
             let name = os_str(&path.as_os_str().as_encoded_bytes()[name_start..]);
             let Some((kind, link)) =
                 self.admit(handle.handle(), &path, name, file_type, ignores.as_deref(), dir)
@@ -186,7 +188,9 @@ impl<'a> Walker<'a> {
                 base: dir.base,
                 ignores: ignores.clone(),
             });
-            children.push(Listed { item: Some(Walked { path, kind, at }), descend });
+            // A followed link's target is not the listed entry: the listing tells nothing of it.
+            let dataless = dataless && link.is_none();
+            children.push(Listed { item: Some(Walked { path, kind, at, dataless }), descend });
         }
         children
     }

@@ -4,7 +4,6 @@
 mod inotify;
 mod simulated;
 
-use std::ffi::CStr;
 use std::io;
 use std::mem::MaybeUninit;
 use std::path::Path;
@@ -15,18 +14,15 @@ use rustix::process::setpriority_process;
 use rustix::thread::gettid;
 
 use super::unix::listed;
-use super::{DirKey, EntryType, Event, Handle, HandleRef};
+use super::{DirKey, Event, Handle, HandleRef, ListedEntry};
 
 /// The buffer one `getdents` call fills: most directories are read in one call (and one more
 /// that finds the end).
 const LISTING_BUFFER: usize = 32 * 1024;
 
-/// Calls `visit` with the name of every entry of the open directory `dir` but `.` and `..`,
-/// and its type when the listing tells it.
-pub(crate) fn list_dir(
-    dir: HandleRef<'_>,
-    mut visit: impl FnMut(&CStr, Option<EntryType>),
-) -> io::Result<()> {
+/// Calls `visit` with every entry of the open directory `dir` but `.` and `..`: its name, and
+/// its type when the listing tells it (never a placeholder: Linux keeps none).
+pub(crate) fn list_dir(dir: HandleRef<'_>, mut visit: impl FnMut(ListedEntry<'_>)) -> io::Result<()> {
     let mut buffer = vec![MaybeUninit::<u8>::uninit(); LISTING_BUFFER];
     let mut listing = RawDir::new(dir, &mut buffer);
     while let Some(entry) = listing.next() {

@@ -1,35 +1,20 @@
-//! macOS: `readdir` listings, a pipe wake-up, quality-of-service classes for helper threads,
-//! cloud placeholders, and FSEvents (loaded at run time: see [`fsevents`]).
+//! macOS: `getattrlistbulk` listings (see [`listing`]), a pipe wake-up, quality-of-service
+//! classes for helper threads, cloud placeholders, and FSEvents (loaded at run time: see
+//! [`fsevents`]).
 
 mod fsevents;
+mod listing;
 
-use std::ffi::CStr;
 use std::io;
 
-use rustix::fs::{Dir, Stat};
+use rustix::fs::Stat;
 use rustix::io::{fcntl_setfd, ioctl_fionbio, FdFlags};
 
-use super::unix::listed;
-use super::{EntryType, Handle, HandleRef};
+use super::bulk_listing::SF_DATALESS;
+use super::{Handle, HandleRef};
 
 pub(crate) use fsevents::Watcher;
-
-/// `st_flags` bit of a file whose contents are not on this machine (`SF_DATALESS` in
-/// `<sys/stat.h>`): iCloud Drive, and the File Provider clients (Dropbox, OneDrive).
-const SF_DATALESS: u32 = 0x4000_0000;
-
-/// Calls `visit` with the name of every entry of the open directory `dir` but `.` and `..`,
-/// and its type when the listing tells it.
-pub(crate) fn list_dir(
-    dir: HandleRef<'_>,
-    mut visit: impl FnMut(&CStr, Option<EntryType>),
-) -> io::Result<()> {
-    for entry in Dir::read_from(dir)? {
-        let entry = entry?;
-        listed(entry.file_name(), entry.file_type(), &mut visit);
-    }
-    Ok(())
-}
+pub(crate) use listing::list_dir;
 
 /// APFS and HFS+ look names up without regard to Unicode normalization: a name stored in NFD
 /// opens by its NFC spelling, and the reverse.

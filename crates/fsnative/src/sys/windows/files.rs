@@ -39,7 +39,7 @@ use windows_sys::Win32::System::SystemServices::IO_REPARSE_TAG_AF_UNIX;
 use windows_sys::Win32::System::IO::IO_STATUS_BLOCK;
 
 use super::{raw, Handle, HandleRef, OsError};
-use crate::sys::{EntryType, Meta};
+use crate::sys::{EntryType, ListedEntry, Meta};
 
 /// The bit of a reparse tag that says it stands for another name (`IsReparseTagNameSurrogate`).
 const NAME_SURROGATE: u32 = 0x2000_0000;
@@ -96,6 +96,11 @@ fn reparse_tag(handle: HandleRef<'_>, attributes: u32) -> io::Result<u32> {
     Ok(information::<FILE_ATTRIBUTE_TAG_INFO>(handle, FileAttributeTagInfo)?.ReparseTag)
 }
 
+/// The attributes of a file whose contents are not on this machine (a cloud placeholder):
+/// reading it would recall them.
+const DATALESS_ATTRIBUTES: u32 =
+    FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS | FILE_ATTRIBUTE_RECALL_ON_OPEN | FILE_ATTRIBUTE_OFFLINE;
+
 /// The metadata of the open file or directory `handle`.
 ///
 /// Three calls: `GetFileInformationByHandle` (identity: the volume's serial number and the
@@ -122,8 +127,6 @@ pub(crate) fn stat(handle: HandleRef<'_>) -> io::Result<Meta> {
     if attributes & FILE_ATTRIBUTE_READONLY != 0 {
         mode &= !0o222;
     }
-    let dataless =
-        FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS | FILE_ATTRIBUTE_RECALL_ON_OPEN | FILE_ATTRIBUTE_OFFLINE;
     Ok(Meta {
         kind,
         identity: (
@@ -135,7 +138,7 @@ pub(crate) fn stat(handle: HandleRef<'_>) -> io::Result<Meta> {
         modified: unix_time(basic.LastWriteTime),
         changed: unix_time(basic.ChangeTime),
         links: u64::from(info.nNumberOfLinks),
-        dataless: attributes & dataless != 0,
+        dataless: attributes & DATALESS_ATTRIBUTES != 0,
     })
 }
 
@@ -307,16 +310,13 @@ pub(crate) fn dir_open_options(options: &mut cap_std::fs::OpenOptions) -> &mut c
     options.read(true).custom_flags(FILE_FLAG_BACKUP_SEMANTICS)
 }
 
-/// Calls `visit` with the name of every entry of the open directory `dir` but `.` and `..`,
-/// and its type (every listing tells it).
+/// Calls `visit` with every entry of the open directory `dir` but `.` and `..`: its name, its
+/// type and whether it is a cloud placeholder (every listing tells both).
 ///
 /// `FileIdBothDirectoryInfo` through the handle, restarted at the first call so that a handle
 /// listed before is listed whole again. A name is handed over as WTF-8 (what
 /// `as_encoded_bytes` gives); Windows names hold no NUL.
-pub(crate) fn list_dir(
-    dir: HandleRef<'_>,
-    mut visit: impl FnMut(&CStr, Option<EntryType>),
-) -> io::Result<()> {
+pub(crate) fn list_dir(dir: HandleRef<'_>, mut visit: impl FnMut(ListedEntry<'_>)) -> io::Result<()> {
     // u64s: the records are 8-byte aligned, as the call needs.
     let mut buffer = vec![0u64; LISTING_BUFFER / 8];
     let mut class = FileIdBothDirectoryRestartInfo;
@@ -364,7 +364,8 @@ pub(crate) fn list_dir(
             if name != b"." && name != b".." {
                 name.push(0);
                 if let Ok(name) = CStr::from_bytes_with_nul(&name) {
-                    visit(name, Some(entry_type(attributes, tag)));
+                    let kind = Some(entry_type(attributes, tag));
+                    visit(ListedEntry { name, kind, dataless: attributes & DATALESS_ATTRIBUTES != 0 });
                 }
             }
             if next == 0 {

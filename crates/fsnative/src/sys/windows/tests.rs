@@ -9,9 +9,14 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use super::*;
 use crate::sys::EntryType;
 
+/// The names and types listed; none of these test files is a cloud placeholder.
 fn listing(dir: HandleRef<'_>) -> Vec<(Vec<u8>, Option<EntryType>)> {
     let mut names = Vec::new();
-    list_dir(dir, |name, kind| names.push((name.to_bytes().to_vec(), kind))).unwrap();
+    list_dir(dir, |entry| {
+        assert!(!entry.dataless, "{:?} listed as a placeholder", entry.name);
+        names.push((entry.name.to_bytes().to_vec(), entry.kind));
+    })
+    .unwrap();
     names.sort_by(|a, b| a.0.cmp(&b.0));
     names
 }

@@ -64,6 +64,43 @@ struct Found {
     is_dir: bool,
 }
 
+/// What a walk's entries are matched against, and where what they hide is counted.
+struct WalkMatcher<'a> {
+    roots: &'a Roots,
+    request: &'a GlobRequest,
+    patterns: &'a Patterns,
+    skipped: &'a SkipCounters,
+    /// The search target's number.
+    target: usize,
+    /// Relative paths are the walked paths from this byte on (after the target and a
+    /// separator).
+    base_len: usize,
+}
+
+impl WalkMatcher<'_> {
+    /// The walked `entry` as found, when its kind is wanted and its path matches. A cloud
+    /// placeholder is listed all the same (its name matched) and counted in `skipped.special`,
+    /// as grep counts the placeholders it does not read.
+    fn found(&self, entry: Walked) -> Option<Found> {
+        let is_dir = entry_is_dir(self.roots, &entry, self.skipped)?;
+        let wanted = match self.request.kind {
+            EntryKind::Files => !is_dir,
+            EntryKind::Dirs => is_dir,
+            EntryKind::All => true,
+        };
+        let relative = Path::new(os_str(&entry.path.as_os_str().as_encoded_bytes()[self.base_len..]));
+        if !(wanted && self.patterns.matches(relative)) {
+            return None;
+        }
+        if entry.dataless {
+            SkipCounters::add(&self.skipped.special);
+        }
+        let relative = relative.to_path_buf();
+        let real = entry.at.map(|at| self.roots.paths()[at.root].join(at.relative));
+        Some(Found { target: self.target, relative, path: entry.path, real, is_dir })
+    }
+}
+
 /// Runs `request` inside `roots`, from `index` when it can answer; in frecency order by
 /// `frecency`.
 pub(crate) fn run(
@@ -151,21 +188,11 @@ pub(crate) fn run(
         // Relative paths are the walked paths after the target and a separator.
         let base = target.path.as_os_str().as_encoded_bytes();
         let base_len = base.len() + usize::from(!crate::sys::ends_with_separator(base));
+        let matcher =
+            WalkMatcher { roots, request, patterns: &patterns, skipped: &skipped, target: index, base_len };
         let matching = |entry: Walked| {
             walked.fetch_add(1, Ordering::Relaxed);
-            let is_dir = entry_is_dir(roots, &entry, &skipped)?;
-            let wanted = match request.kind {
-                EntryKind::Files => !is_dir,
-                EntryKind::Dirs => is_dir,
-                EntryKind::All => true,
-            };
-            let relative = Path::new(os_str(&entry.path.as_os_str().as_encoded_bytes()[base_len..]));
-            if !(wanted && patterns.matches(relative)) {
-                return None;
-            }
-            let relative = relative.to_path_buf();
-            let real = entry.at.map(|at| roots.paths()[at.root].join(at.relative));
-            Some(Found { target: index, relative, path: entry.path, real, is_dir })
+            matcher.found(entry)
         };
         let walker = Walker::new(&dirs, &options, &skipped, &control);
         walker.run_all(target, crate::control::default_threads(), matching, |entry| {
@@ -249,7 +276,7 @@ impl Indexed<'_> {
                 IndexedKind::Dir => true,
                 IndexedKind::Symlink => {
                     let path = root_path.join(crate::sys::native_path(&entry.path));
-                    let link = Walked { path, kind: WalkedKind::Symlink, at: None };
+                    let link = Walked { path, kind: WalkedKind::Symlink, at: None, dataless: false };
                     let Some(is_dir) = entry_is_dir(self.roots, &link, self.skipped) else {
                         continue;
                     };
@@ -322,3 +349,6 @@ fn by_frecency(found: &mut Vec<Found>, frecency: &Frecency) -> Result<()> {
     found.extend(ranked.into_iter().map(|(_, f)| f));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
