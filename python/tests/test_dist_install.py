@@ -15,7 +15,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 # What the source builds add to the environment (the file says why: an unoptimised release build).
-SOURCE_BUILD_ENV: dict[str, str] = json.loads((REPO / "tests" / "source-build-env.json").read_text())["env"]
+SOURCE_BUILD_ENV: dict[str, str] = json.loads((REPO / "packaging" / "source-build-env.json").read_text())["env"]
 
 CHECK = """
 import json, sys
@@ -120,7 +120,7 @@ def test_the_sdist_builds_from_source_and_installs(dist: Path, tree: Path, tmp_p
     [sdist] = dist.glob("fsnative-*.tar.gz")
     bin_dir = fresh_venv(tmp_path / "venv")
     # A target directory of its own: a cold build of the sdist's sources, nothing reused, and
-    # unoptimised (tests/source-build-env.json says why).
+    # unoptimised (packaging/source-build-env.json says why).
     env = {
         **without_cargo(),
         **SOURCE_BUILD_ENV,

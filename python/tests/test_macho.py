@@ -1,4 +1,4 @@
-"""The static check of the macOS artifacts (platforms/macho.py, issue #33 item 4).
+"""The static check of the macOS artifacts (packaging/macho.py, issue #33 item 4).
 
 The reader's own tests link small Mach-O libraries with zig (PyPI's ziglang, in
 requirements.txt) for macOS on arm64 and x86-64, good ones and each kind of bad one, and feed it
@@ -26,7 +26,7 @@ import pytest
 REPO_DIR = Path(__file__).resolve().parents[2]
 DIST_ALL = Path(os.environ.get("FSNATIVE_DIST_ALL", REPO_DIR / "dist" / "all"))
 
-_spec = importlib.util.spec_from_file_location("macho", REPO_DIR / "platforms" / "macho.py")
+_spec = importlib.util.spec_from_file_location("macho", REPO_DIR / "packaging" / "macho.py")
 assert _spec and _spec.loader
 macho = importlib.util.module_from_spec(_spec)
 sys.modules["macho"] = macho

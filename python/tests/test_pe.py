@@ -1,4 +1,4 @@
-"""The static check of the Windows artifacts (platforms/pe.py, issue #34 item 3).
+"""The static check of the Windows artifacts (packaging/pe.py, issue #34 item 3).
 
 The reader's own tests link small Windows DLLs with zig (PyPI's ziglang, in requirements.txt)
 for x64 and arm64, good ones and each kind of bad one (import libraries for the DLLs they name
@@ -24,7 +24,7 @@ import pytest
 REPO_DIR = Path(__file__).resolve().parents[2]
 DIST_ALL = Path(os.environ.get("FSNATIVE_DIST_ALL", REPO_DIR / "dist" / "all"))
 
-_spec = importlib.util.spec_from_file_location("pe", REPO_DIR / "platforms" / "pe.py")
+_spec = importlib.util.spec_from_file_location("pe", REPO_DIR / "packaging" / "pe.py")
 assert _spec and _spec.loader
 pe = importlib.util.module_from_spec(_spec)
 sys.modules["pe"] = pe

@@ -69,8 +69,8 @@ def test_the_test_workflow_runs_the_windows_suites_on_the_build_that_ships() -> 
     script = "\n".join(step.get("run", "") for step in steps(job))
     assert "rustup target add x86_64-pc-windows-gnu" in script
     assert "cargo test --locked -p fsnative --target x86_64-pc-windows-gnu" in script
-    assert "dlltool -d platforms/windows/node.def -D node.exe" in script
-    assert "python platforms/pe.py --kind node --arch x64" in script
+    assert "dlltool -d packaging/windows/node.def -D node.exe" in script
+    assert "python packaging/pe.py --kind node --arch x64" in script
     assert "node --test test/vectors.test.mjs test/binding/*.test.mjs" in script
     assert "maturin build --release --target x86_64-pc-windows-gnu" in script
     assert "pytest test_vectors.py" in script
@@ -86,7 +86,7 @@ def test_the_release_workflow_builds_each_package_on_its_own_runner() -> None:
         "aarch64-unknown-linux-musl",
         "x86_64-pc-windows-gnu",
     ]
-    assert any(step.get("run") == "./dist-all.sh ${{ matrix.target }}" for step in steps(linux))
+    assert any(step.get("run") == "./packaging/dist-all.sh ${{ matrix.target }}" for step in steps(linux))
     assert any("gcc-mingw-w64-x86-64" in step.get("run", "") for step in steps(linux))
     macos = jobs["macos"]
     rows = matrix_rows(macos)
@@ -98,9 +98,9 @@ def test_the_release_workflow_builds_each_package_on_its_own_runner() -> None:
     script = "\n".join(step.get("run", "") for step in steps(macos))
     assert "cargo build --release --locked -p fsnative-node --target ${{ matrix.target }}" in script
     assert "maturin build --release --target ${{ matrix.target }}" in script
-    assert "python platforms/macho.py --artifacts dist/all" in script
+    assert "python packaging/macho.py --artifacts dist/all" in script
     assert jobs["packages"]["needs"] == ["linux", "macos"]
-    assert any(step.get("run") == "./platforms/release-packages.sh dist/all" for step in steps(jobs["packages"]))
+    assert any(step.get("run") == "./packaging/release-packages.sh dist/all" for step in steps(jobs["packages"]))
 
 
 def actionlint() -> str | None:

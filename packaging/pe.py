@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A static check of the Windows libraries `make dist-all` builds (issue #34), with no Windows tool.
 
-    python3 platforms/pe.py --kind node|python --arch x64|arm64 FILE...
-    python3 platforms/pe.py --artifacts DIR      every Windows artifact in DIR (dist/all)
+    python3 packaging/pe.py --kind node|python --arch x64|arm64 FILE...
+    python3 packaging/pe.py --artifacts DIR      every Windows artifact in DIR (dist/all)
 
 Reads the PE file itself (Python's standard library only) and fails, naming the problem, unless
 the file is

@@ -6,7 +6,7 @@
 #                             its registry integrity (pinned below)
 #   prefix/                   a Wine prefix set to Windows 10 (Windows Node refuses Wine's
 #                             default, Windows 7), with bcryptprimitives.dll (below) in system32
-#   bcryptprimitives.dll      built with MinGW from platforms/windows/bcryptprimitives.c: Wine 8.0
+#   bcryptprimitives.dll      built with MinGW from packaging/windows/bcryptprimitives.c: Wine 8.0
 #                             has no such DLL and Rust's standard library imports ProcessPrng
 #                             from it; skipped when the installed Wine has its own
 # Debian's wine64 and gcc-mingw-w64-x86-64 are installed with apt-get when missing (as root;
@@ -14,15 +14,15 @@
 #   rust     the core's unit and integration tests, cargo's runner being Wine
 #            (CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER)
 #   node     the shared vectors and the API tests in Windows Node, loading the win32 platform
-#            package of ARTIFACT_DIR (make dist-all, or ./dist-all.sh x86_64-pc-windows-gnu)
+#            package of ARTIFACT_DIR (make dist-all, or ./packaging/dist-all.sh x86_64-pc-windows-gnu)
 #   python   no Windows CPython can be had from PyPI or npm, so the wheel is not run: its module
-#            is checked statically (platforms/pe.py: machine, PyInit__fsnative, python3.dll and
+#            is checked statically (packaging/pe.py: machine, PyInit__fsnative, python3.dll and
 #            Windows' own DLLs alone), which counts as a check, not as tests passed
 # A Rust test that fails under Wine for Wine's own reason is skipped by name, never counted as
 # passed (wine-gaps.sh: the frecency store's tests, only when view-probe.c shows the Wine
 # behaviour that stops LMDB); vectors Wine cannot run (symlink trees, `not_under_wine`) are
 # skipped by the vector runners themselves, saying why.
-# Usage: platforms/windows/test.sh [ARTIFACT_DIR [SUITE...]]   (default dist/all, and the suites
+# Usage: packaging/windows/test.sh [ARTIFACT_DIR [SUITE...]]   (default dist/all, and the suites
 # rust, node and python). Not part of make test.
 set -euo pipefail
 
@@ -53,7 +53,7 @@ say() { echo "test-windows: $*" >&2; }
 
 # The Rust tests that fail under Wine for Wine's own reason: name -> the Wine behaviour.
 declare -A WINE_GAPS=()
-# shellcheck source=platforms/windows/wine-gaps.sh
+# shellcheck source=packaging/windows/wine-gaps.sh
 source "$here/wine-gaps.sh"
 
 # Installs Debian PACKAGE unless FILE exists.
@@ -120,7 +120,7 @@ record() {
 # --- Rust ------------------------------------------------------------------------------------
 
 # Adds the frecency store's tests to WINE_GAPS when this Wine refuses LMDB's reserved view
-# (platforms/windows/view-probe.c, built with MinGW and run in the prefix).
+# (packaging/windows/view-probe.c, built with MinGW and run in the prefix).
 probe_lmdb_view() {
     local probe="$work/view-probe.exe" answer
     x86_64-w64-mingw32-gcc -O2 -o "$probe" "$here/view-probe.c"
@@ -187,7 +187,7 @@ test_node() {
     platform_tgz="$artifacts/fsnative-win32-x64-gnu-$version.tgz"
     if [[ ! -f "$tgz" || ! -f "$platform_tgz" ]]; then
         say "no $(basename "$platform_tgz") and $(basename "$tgz") in $artifacts: build them with"
-        say "    ./dist-all.sh x86_64-pc-windows-gnu"
+        say "    ./packaging/dist-all.sh x86_64-pc-windows-gnu"
         printf 'node\tmissing artifacts\n' >>"$summary"
         status=1
         return
@@ -212,7 +212,7 @@ test_node() {
             >"${logs[-1]%.tap}.out" 2>&1 || true
     done
     local passed skipped failed _
-    read -r passed skipped failed _ < <(node "$repo/platforms/count-tap.mjs" - "${logs[@]}" 2>"$work/node.failures")
+    read -r passed skipped failed _ < <(node "$repo/packaging/count-tap.mjs" - "${logs[@]}" 2>"$work/node.failures")
     sed 's/^/  /' "$work/node.failures" | tee -a "$summary"
     record "node" "Wine $("$WINE" --version), Windows Node $NODE_WIN_VERSION, fsnative-win32-x64-gnu" \
         "$passed" "$failed" "$skipped" "$((SECONDS - started))"
@@ -224,13 +224,13 @@ test_python() {
     local wheel
     wheel="$(compgen -G "$artifacts/fsnative-*-cp39-abi3-win_amd64.whl" | head -n 1 || true)"
     if [[ -z "$wheel" ]]; then
-        say "no win_amd64 wheel in $artifacts: ./dist-all.sh x86_64-pc-windows-gnu builds it"
+        say "no win_amd64 wheel in $artifacts: ./packaging/dist-all.sh x86_64-pc-windows-gnu builds it"
         printf 'python\tmissing artifacts\n' >>"$summary"
         status=1
         return
     fi
     say "Python: no Windows CPython from the registries; the wheel's module checked statically"
-    if python3 "$repo/platforms/pe.py" --artifacts "$artifacts" | tee -a "$summary"; then
+    if python3 "$repo/packaging/pe.py" --artifacts "$artifacts" | tee -a "$summary"; then
         printf 'python\tnot run (no Windows CPython); static check of %s passed\n' "$(basename "$wheel")" | tee -a "$summary"
     else
         printf 'python\tstatic check of %s FAILED\n' "$(basename "$wheel")" | tee -a "$summary"

@@ -2,7 +2,7 @@
  * is only reserved (MEM_RESERVE): LMDB, which keeps the frecency store, maps its whole map size
  * that way over a file that grows later. Windows does; Wine 8.0 refuses with
  * STATUS_INVALID_VIEW_SIZE (0xC000001F), which LMDB reports as Win32 error 5, "Access denied".
- * platforms/windows/test.sh runs it under Wine and skips the frecency tests only when it prints
+ * packaging/windows/test.sh runs it under Wine and skips the frecency tests only when it prints
  * "refused". Exit status 0 either way; it writes scratch files in the current directory. */
 #include <windows.h>
 #include <stdio.h>

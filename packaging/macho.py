@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """A static check of the macOS libraries `make dist-all` builds (issue #33), with no macOS tool.
 
-    python3 platforms/macho.py --kind node|python --arch arm64|x86_64 --min-os 11.0 FILE...
-    python3 platforms/macho.py --artifacts DIR      every macOS artifact in DIR (dist/all)
+    python3 packaging/macho.py --kind node|python --arch arm64|x86_64 --min-os 11.0 FILE...
+    python3 packaging/macho.py --artifacts DIR      every macOS artifact in DIR (dist/all)
 
 No Mac, Xcode or otool is needed: this reads the Mach-O file itself (Python's standard library
 only) and fails, naming the problem, unless the file is

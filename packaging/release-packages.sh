@@ -5,12 +5,12 @@
 #                         are required) as optionalDependencies (and any other package that
 #                         npm/scripts/pack.js makes beside it)
 #   fsnative-<v>.tar.gz   the Python sdist
-# and checks the macOS and Windows libraries as packed (platforms/macho.py, platforms/pe.py).
-# Usage: platforms/release-packages.sh DIR
+# and checks the macOS and Windows libraries as packed (packaging/macho.py, packaging/pe.py).
+# Usage: packaging/release-packages.sh DIR
 set -euo pipefail
 
-# shellcheck source=dist-common.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../dist-common.sh"
+# shellcheck source=packaging/dist-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
 [[ $# -eq 1 && -d "$1" ]] || { echo "usage: $0 DIR" >&2; exit 2; }
 dir="$(cd "$1" && pwd)"
 stage="$repo/target/release-stage"
@@ -42,6 +42,6 @@ for tgz in "$stage/out"/*.tgz; do
 done
 install_build_tools
 build_sdist "$dir" "$stage/python-sdist"
-"$tools/bin/python" platforms/macho.py --artifacts "$dir"
-"$tools/bin/python" platforms/pe.py --artifacts "$dir"
+"$tools/bin/python" packaging/macho.py --artifacts "$dir"
+"$tools/bin/python" packaging/pe.py --artifacts "$dir"
 ls -l "$dir"

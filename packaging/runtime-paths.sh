@@ -1,4 +1,4 @@
-# Versions and cached paths of the runtimes platforms/runtimes.sh fetches (sourced, not run).
+# Versions and cached paths of the runtimes packaging/runtimes.sh fetches (sourced, not run).
 # Each folder is named with its version; change a version here and the next run fetches it anew.
 # shellcheck shell=bash
 CACHE="${FSNATIVE_PLATFORMS_CACHE:-$HOME/.cache/fsnative-platforms}"

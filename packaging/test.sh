@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the cross-built release artifacts where they can run on this x86-64 glibc machine:
-#   platforms/test.sh [--smoke] ARTIFACT_DIR      (make test-platforms: ARTIFACT_DIR = dist/all)
+#   packaging/test.sh [--smoke] ARTIFACT_DIR      (make test-platforms: ARTIFACT_DIR = dist/all)
 # - fsnative-linux-arm64-gnu-<v>.tgz with fsnative-<v>.tgz: under qemu-aarch64 with an arm64
 #   Node, the shared conformance vectors (npm/test/vectors.test.mjs) and the binding tests that
 #   cover every API (npm/test/binding: sandbox, search, errors, index, rank, async, text-bytes);
@@ -17,11 +17,11 @@
 #   STATIC_TLS flag, which musl refuses to load), and every undefined symbol is one musl's
 #   libc.so defines.
 # - the macOS addons and wheels: no Mac here, so a static check of each Mach-O library
-#   (platforms/macho.py): its CPU, minimum macOS, entry symbol, libSystem alone linked, and no
+#   (packaging/macho.py): its CPU, minimum macOS, entry symbol, libSystem alone linked, and no
 #   undefined symbol but libSystem's and the host's.
 # --smoke (the lighter form, not in CI: docs/install.md): only the arm64 gnu addon, and only its
 # API tests.
-# Runtimes come from platforms/runtimes.sh's cache (fetched on first use). There is no
+# Runtimes come from packaging/runtimes.sh's cache (fetched on first use). There is no
 # binfmt_misc here, so a child process that is an arm64 program does not start under qemu: the
 # Node tests that spawn one fail (ENOEXEC) and are listed as emulation's own, by name; Python's
 # children start through a wrapper (python_arm64_wrapper).
@@ -31,7 +31,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
-# shellcheck source=platforms/runtime-paths.sh
+# shellcheck source=packaging/runtime-paths.sh
 source "$here/runtime-paths.sh"
 
 smoke=0
@@ -135,7 +135,7 @@ test_arm64_addon() {
         "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
 }
 
-# The x64 musl addon in a musl Node (platforms/runtimes.sh node-musl), natively: the same tests
+# The x64 musl addon in a musl Node (packaging/runtimes.sh node-musl), natively: the same tests
 # as the arm64 addon's. The loader tells musl from glibc by reading /usr/bin/ldd (musl's names
 # musl), and this machine's is glibc's: so the tests run in a mount namespace of their own
 # (unshare, root only) where /usr/bin/ldd is a script like Alpine's, and the main package picks
@@ -311,7 +311,7 @@ check_musl_wheel() {
     static_musl_check "musllinux_1_2_aarch64 wheel" "$(find "$site" -name '_fsnative*.so' | head -1)" aarch64 '^_?Py'
 }
 
-# The macOS artifacts, each through platforms/macho.py: five checks each (CPU, minimum macOS,
+# The macOS artifacts, each through packaging/macho.py: five checks each (CPU, minimum macOS,
 # entry symbol, linked libraries, undefined symbols), one line each in the summary.
 check_macos() {
     local name line
@@ -322,10 +322,10 @@ check_macos() {
     python3 "$here/macho.py" --artifacts "$artifacts" >"$work/macho.txt" 2>&1 || true
     while IFS= read -r line; do
         case "$line" in
-            *": ok: "*) record "${line%%: ok: *}" "static check (platforms/macho.py)" 5 0 0 0 0 ;;
+            *": ok: "*) record "${line%%: ok: *}" "static check (packaging/macho.py)" 5 0 0 0 0 ;;
             *": FAILED: "*)
                 say "$line"
-                record "${line%%: FAILED: *}" "static check (platforms/macho.py)" 0 0 1 0 0
+                record "${line%%: FAILED: *}" "static check (packaging/macho.py)" 0 0 1 0 0
                 ;;
         esac
     done <"$work/macho.txt"

@@ -6,11 +6,12 @@
 #                                    e.g. fsnative-linux-x64-gnu (an optionalDependency of the first)
 #   fsnative-<v>.tar.gz              the Python sdist (builds with maturin and cargo)
 #   fsnative-<v>-cp39-abi3-manylinux_*.whl   the Python wheel, checked with auditwheel (on a
-#                                    Mac, …-macosx_*.whl, checked by platforms/macho.py)
+#                                    Mac, …-macosx_*.whl, checked by packaging/macho.py)
 # Each package that carries Rust sources carries a workspace of just the crates it builds,
 # with a Cargo.lock pruned to fit them, so `cargo build --locked` works from it.
 set -euo pipefail
 
+# shellcheck source=packaging/dist-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
 out="$repo/dist"
 stage="$repo/target/dist-stage"
@@ -20,7 +21,7 @@ rm -rf "$out" "$stage"
 mkdir -p "$out" "$stage"
 
 # On a Mac (the CI's macOS runners: .github/workflows/test.yml) the addon is a .dylib, and the
-# libraries are checked by platforms/macho.py instead of auditwheel and readelf, for the oldest
+# libraries are checked by packaging/macho.py instead of auditwheel and readelf, for the oldest
 # macOS that MACOSX_DEPLOYMENT_TARGET names (Rust's default: 11.0 on arm64, 10.12 on x86-64).
 addon=target/release/libfsnative_node.so
 if [[ "$(uname -s)" == Darwin ]]; then
@@ -44,7 +45,7 @@ module="$(wheel_module "$out"/fsnative-*.whl "$stage/wheel")"
 if [[ "$(uname -s)" == Darwin ]]; then
     for kind in node python; do
         [[ $kind == node ]] && library="$addon" || library="$module"
-        "$tools/bin/python" platforms/macho.py --kind $kind --arch "$arch" --min-os "$MACOSX_DEPLOYMENT_TARGET" "$library"
+        "$tools/bin/python" packaging/macho.py --kind $kind --arch "$arch" --min-os "$MACOSX_DEPLOYMENT_TARGET" "$library"
     done
 else
     # maturin tagged the wheel with the oldest manylinux policy its symbols allow; auditwheel

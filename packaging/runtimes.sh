@@ -17,12 +17,12 @@
 #   python-musl/<version>/     CPython built from Debian's python3.11 source with that musl-gcc
 # Debian's packages come through apt-get with a private configuration (its own sources, lists
 # and architectures in the cache): nothing is installed and the system's apt is not changed.
-# Usage: platforms/runtimes.sh [qemu|node-arm64|sysroot-arm64|musl|musl-arm64|node-musl|python-source|python-musl|downloads|all]
-# Prints nothing but progress; platforms/test.sh sources platforms/runtime-paths.sh for the paths.
+# Usage: packaging/runtimes.sh [qemu|node-arm64|sysroot-arm64|musl|musl-arm64|node-musl|python-source|python-musl|downloads|all]
+# Prints nothing but progress; packaging/test.sh sources packaging/runtime-paths.sh for the paths.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-# shellcheck source=platforms/runtime-paths.sh
+# shellcheck source=packaging/runtime-paths.sh
 source "$here/runtime-paths.sh"
 
 log() { echo "runtimes: $*" >&2; }

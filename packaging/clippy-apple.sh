@@ -9,8 +9,8 @@
 # dist-all does); on a Mac, by its own compiler.
 set -euo pipefail
 
-# shellcheck source=dist-common.sh
-source "$(dirname "${BASH_SOURCE[0]}")/../dist-common.sh"
+# shellcheck source=packaging/dist-common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
 cd "$repo"
 TARGETS=(aarch64-apple-darwin x86_64-apple-darwin)
 

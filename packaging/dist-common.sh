@@ -1,11 +1,11 @@
-# Shared by dist.sh (`make dist`) and dist-all.sh (`make dist-all`); sourced, not run.
+# Shared by packaging/dist.sh (`make dist`) and packaging/dist-all.sh (`make dist-all`); sourced, not run.
 # Sets repo, tools (the build tools' venv) and the functions both scripts build and check with.
 
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$repo/target/dist-venv"
 
 # The venv with python/build-requirements.txt installed (maturin, auditwheel), and with each
-# further requirements file named (dist-all.sh adds python/cross-requirements.txt: zig and
+# further requirements file named (packaging/dist-all.sh adds python/cross-requirements.txt: zig and
 # cargo-zigbuild, which `make dist` does not need).
 install_build_tools() {
     if [[ ! -x "$tools/bin/python" ]]; then

@@ -13,7 +13,7 @@
 #   fsnative-<v>-cp39-abi3-macosx_11_0_arm64.whl, …-macosx_10_12_x86_64.whl
 #   fsnative-<v>-cp39-abi3-win_amd64.whl
 #   fsnative-<v>.tar.gz                            the Python sdist
-# Usage: ./dist-all.sh [RUST_TARGET ...]   (default: the seven targets below; fewer, for a
+# Usage: ./packaging/dist-all.sh [RUST_TARGET ...]   (default: the seven targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
 # missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
 # script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py
@@ -23,14 +23,15 @@
 # Every library is checked: no static TLS; on glibc no symbol version above GLIBC_2.17
 # (objdump -T); on musl nothing needed but libc.so, and no symbol version; each gnu wheel's tag
 # confirmed by auditwheel (which cannot judge a musl wheel here: see below); on macOS, by
-# platforms/macho.py: the CPU, the minimum macOS, the entry symbol, libSystem alone linked, and
+# packaging/macho.py: the CPU, the minimum macOS, the entry symbol, libSystem alone linked, and
 # no undefined symbol but libSystem's and the host's (Node's or CPython's); on Windows, by
-# platforms/pe.py: the machine type, the entry symbol, only Windows' own DLLs imported (no MinGW
+# packaging/pe.py: the machine type, the entry symbol, only Windows' own DLLs imported (no MinGW
 # runtime DLL) besides python3.dll for the wheel.
 # The targets build one after the other (each step's seconds go to target/dist-all-times.tsv);
 # for each, the core compiles once and serves the addon and the wheel.
 set -euo pipefail
 
+# shellcheck source=packaging/dist-common.sh
 source "$(dirname "${BASH_SOURCE[0]}")/dist-common.sh"
 out="$repo/dist/all"
 stage="$repo/target/dist-all-stage"
@@ -81,7 +82,7 @@ targets=("$@")
 [[ ${#targets[@]} -gt 0 ]] || targets=(x86_64-unknown-linux-gnu x86_64-unknown-linux-musl aarch64-unknown-linux-gnu
     aarch64-unknown-linux-musl aarch64-apple-darwin x86_64-apple-darwin x86_64-pc-windows-gnu)
 for target in "${targets[@]}"; do
-    [[ -n "${PLATFORM[$target]:-}" ]] || { echo "dist-all.sh: unknown target $target (known: ${!PLATFORM[*]})" >&2; exit 2; }
+    [[ -n "${PLATFORM[$target]:-}" ]] || { echo "packaging/dist-all.sh: unknown target $target (known: ${!PLATFORM[*]})" >&2; exit 2; }
 done
 
 # The Rust standard library of each target must be installed; adding one is the user's call.
@@ -91,7 +92,7 @@ for target in "${targets[@]}"; do
     grep -qx "$target" <<<"$installed" || missing+=("$target")
 done
 if [[ ${#missing[@]} -gt 0 ]]; then
-    echo "dist-all.sh: the Rust targets ${missing[*]} are not installed. Add them with:" >&2
+    echo "packaging/dist-all.sh: the Rust targets ${missing[*]} are not installed. Add them with:" >&2
     echo "    rustup target add ${missing[*]}" >&2
     exit 1
 fi
@@ -101,7 +102,7 @@ if [[ " ${targets[*]} " == *-windows-gnu* ]] && ! command -v x86_64-w64-mingw32-
     if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
         apt-get install -y --no-install-recommends gcc-mingw-w64-x86-64
     else
-        echo "dist-all.sh: the Windows target needs MinGW's compiler and linker; install them with:" >&2
+        echo "packaging/dist-all.sh: the Windows target needs MinGW's compiler and linker; install them with:" >&2
         echo "    sudo apt-get install gcc-mingw-w64-x86-64" >&2
         exit 1
     fi
@@ -111,7 +112,7 @@ install_build_tools python/cross-requirements.txt
 # maturin finds zig (the ziglang package) only through the venv's python on PATH.
 export PATH="$tools/bin:$PATH"
 "$tools/bin/python" -m ziglang version >/dev/null || {
-    echo "dist-all.sh: zig does not run from $tools; reinstall it with:" >&2
+    echo "packaging/dist-all.sh: zig does not run from $tools; reinstall it with:" >&2
     echo "    $tools/bin/python -m pip install --force-reinstall -r python/cross-requirements.txt" >&2
     exit 1
 }
@@ -139,7 +140,7 @@ check_glibc_symbols() {
     local file="$1" newest
     newest="$(objdump -T "$file" | grep -o 'GLIBC_[0-9][0-9.]*' | sort -uV | tail -n 1)"
     if [[ "$(printf '%s\n' "GLIBC_$GLIBC" "$newest" | sort -V | tail -n 1)" != "GLIBC_$GLIBC" ]]; then
-        echo "dist-all.sh: $file needs $newest, newer than GLIBC_$GLIBC" >&2
+        echo "packaging/dist-all.sh: $file needs $newest, newer than GLIBC_$GLIBC" >&2
         exit 1
     fi
     echo "$file: newest symbol version $newest"
@@ -151,11 +152,11 @@ check_musl_needs() {
     local file="$1" needed
     needed="$(readelf -d "$file" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u | tr '\n' ' ')"
     if [[ "$needed" != "libc.so " ]]; then
-        echo "dist-all.sh: $file needs [$needed], not only libc.so" >&2
+        echo "packaging/dist-all.sh: $file needs [$needed], not only libc.so" >&2
         exit 1
     fi
     if readelf -V "$file" | grep -q 'Version needs section'; then
-        echo "dist-all.sh: $file requires symbol versions, which musl does not have" >&2
+        echo "packaging/dist-all.sh: $file requires symbol versions, which musl does not have" >&2
         exit 1
     fi
     echo "$file: needs only libc.so, no symbol versions"
@@ -177,12 +178,12 @@ check_library() {
     local target="$1" file="$2" kind="$3"
     case "$target" in
         *-apple-darwin)
-            "$tools/bin/python" platforms/macho.py --kind "$kind" --arch "${MACHO_ARCH[$target]}" \
+            "$tools/bin/python" packaging/macho.py --kind "$kind" --arch "${MACHO_ARCH[$target]}" \
                 --min-os "${MACOS[$target]}" "$file"
             return
             ;;
         x86_64-pc-windows-gnu)
-            "$tools/bin/python" platforms/pe.py --kind "$kind" --arch x64 "$file"
+            "$tools/bin/python" packaging/pe.py --kind "$kind" --arch x64 "$file"
             return
             ;;
     esac
@@ -194,10 +195,10 @@ check_library() {
 }
 
 # napi-build's MinGW step needs LIBNODE_PATH/libnode.dll: an import library naming node.exe,
-# from which the addon imports nothing (platforms/windows/node.def says why).
+# from which the addon imports nothing (packaging/windows/node.def says why).
 if [[ " ${targets[*]} " == *-windows-gnu* ]]; then
     mkdir -p "$stage/libnode"
-    x86_64-w64-mingw32-dlltool -d platforms/windows/node.def -D node.exe -l "$stage/libnode/libnode.dll"
+    x86_64-w64-mingw32-dlltool -d packaging/windows/node.def -D node.exe -l "$stage/libnode/libnode.dll"
     export LIBNODE_PATH="$stage/libnode"
 fi
 
@@ -245,14 +246,14 @@ for target in "${targets[@]}"; do
     wheel="$(ls "$out"/fsnative-*"${TAG[$target]}"*.whl)"
     case "$target" in
         # maturin tags a Windows wheel from the target; auditwheel reads ELF alone. The checks
-        # are platforms/pe.py's, below.
+        # are packaging/pe.py's, below.
         *-windows-gnu) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
         *-gnu) check_wheel_tag "$wheel" "${TAG[$target]}" ;;
         # auditwheel cannot judge a musl wheel on this glibc machine: it resolves the module's
         # libc.so against the host (glibc's libc.so, a linker script: it stops at "Magic number
         # does not match"), and its musllinux policy knows musl's libc only by Alpine's name
         # libc.musl-<arch>.so.1. musl's loader takes any libc.* name for itself, so the module
-        # loads (platforms/test.sh runs it in a musl CPython); the checks below are the tag's:
+        # loads (packaging/test.sh runs it in a musl CPython); the checks below are the tag's:
         # nothing needed but libc.so, no symbol version, no static TLS.
         *-musl | *-apple-darwin) echo "$(basename "$wheel"): tagged ${TAG[$target]} by maturin; checked below" ;;
     esac
@@ -267,11 +268,11 @@ build_sdist "$out" "$stage/python-sdist"
 # the same checks on them).
 if [[ " ${targets[*]} " == *-apple-darwin* ]]; then
     echo "== the macOS artifacts as packed"
-    "$tools/bin/python" platforms/macho.py --artifacts "$out"
+    "$tools/bin/python" packaging/macho.py --artifacts "$out"
 fi
 if [[ " ${targets[*]} " == *-windows-gnu* ]]; then
     echo "== the Windows artifacts as packed"
-    "$tools/bin/python" platforms/pe.py --artifacts "$out"
+    "$tools/bin/python" packaging/pe.py --artifacts "$out"
 fi
 
 echo "== dist/all/ (seconds per step in ${times#"$repo"/})"

@@ -1,5 +1,5 @@
 # The core's Rust tests that fail under Wine 8.0 for Wine's own reason (sourced by
-# platforms/windows/test.sh): test name -> the Wine behaviour that makes it fail. test.sh skips
+# packaging/windows/test.sh): test name -> the Wine behaviour that makes it fail. test.sh skips
 # them by name (cargo test -- --skip NAME) and counts them as skipped, never as passed; a
 # Windows runner (.github/workflows/test.yml) runs them all.
 # shellcheck shell=bash
@@ -7,7 +7,7 @@
 # The tests that open the frecency store. LMDB maps its whole map size as a reserved view over a
 # file that grows later; Wine 8.0's NtMapViewOfSection refuses a view larger than a file-backed
 # section (STATUS_INVALID_VIEW_SIZE, which LMDB reports as Win32 error 5, "Access denied"), so
-# the store never opens. test.sh skips them only when platforms/windows/view-probe.c, run under
+# the store never opens. test.sh skips them only when packaging/windows/view-probe.c, run under
 # the same Wine, shows that refusal.
 LMDB_VIEW_GAP="LMDB's reserved view is larger than its file, which Wine 8.0 refuses (STATUS_INVALID_VIEW_SIZE, read as 'Access denied'): view-probe.c"
 LMDB_TESTS=(

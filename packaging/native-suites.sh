@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the x86-64 glibc 2.17 builds of `make dist-all` through the FULL Node and Python suites on
 # this machine's node and python3, in place of the native builds `make test` tests:
-#   platforms/native-suites.sh [node|python] ARTIFACT_DIR   (make test-platforms-native: dist/all)
+#   packaging/native-suites.sh [node|python] ARTIFACT_DIR   (make test-platforms-native: dist/all)
 # - Node: a copy of the checkout's files (git ls-files: tracked and untracked, none ignored) in
 #   target/platforms-native/node/checkout; in its npm/, `npm ci --ignore-scripts` (the
 #   dependencies, no addon build), fsnative-linux-x64-gnu-<v>.tgz unpacked into node_modules
