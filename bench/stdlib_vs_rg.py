@@ -1,6 +1,6 @@
 """fsnative's grep next to `rg --json` + `json.loads`, on the CPython standard library.
 
-    .venv/bin/python python/bench/stdlib_vs_rg.py [DIR] [--repeat N]
+    .venv/bin/python bench/stdlib_vs_rg.py [DIR] [--repeat N]
 
 DIR defaults to /tmp/corpus/stdlib, a copy of this interpreter's standard library without
 site-packages and __pycache__ (made with rsync when missing). Both sides search the same

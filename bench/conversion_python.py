@@ -1,6 +1,6 @@
 """What turning a big grep result into Python objects costs, next to the search itself.
 
-    .venv/bin/python python/bench/conversion.py [--lines 100000] [--repeat 7]
+    .venv/bin/python bench/conversion_python.py [--lines 100000] [--repeat 7]
 
 Builds a temporary tree whose every line matches (100 files), greps it with limit=None and
 times, as medians: the search call (which returns lazy views), building the `files` and

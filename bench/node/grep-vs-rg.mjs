@@ -1,16 +1,16 @@
 // Times `await sandbox.grep({ pattern, limit: null })` next to spawning `rg -n PATTERN DIR`
 // from Node and collecting its stdout, alternating in one process; prints medians.
-// Not a test. Usage: node bench/grep-vs-rg.mjs DIR [REPETITIONS] [PATTERN]
+// Not a test. Usage: node bench/node/grep-vs-rg.mjs DIR [REPETITIONS] [PATTERN]
 // (e.g. DIR = a copy of the CPython standard library without site-packages).
 
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
-import { Sandbox } from 'fsnative';
+import { Sandbox } from '../../npm/index.mjs';
 
 const [dir, repetitionsText = '9', pattern = 'def test_'] = process.argv.slice(2);
 if (!dir) {
-  console.error('usage: node bench/grep-vs-rg.mjs DIR [REPETITIONS] [PATTERN]');
+  console.error('usage: node bench/node/grep-vs-rg.mjs DIR [REPETITIONS] [PATTERN]');
   process.exit(2);
 }
 const repetitions = Number(repetitionsText);

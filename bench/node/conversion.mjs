@@ -1,6 +1,6 @@
 // Measures what turning a grep result into JavaScript objects costs next to the search
 // itself: a generated tree whose files give 100k matching lines, `limit: null`. Not a test.
-// Usage: node bench/conversion.mjs [MATCHES] [REPETITIONS]
+// Usage: node bench/node/conversion.mjs [MATCHES] [REPETITIONS]
 //
 // The addon packs the result (one string of all paths and lines, a Float64Array of numbers,
 // the JSON of the rest; bindings/node/src/transfer.rs) and lib/transfer.js builds the objects.
@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { Sandbox } from 'fsnative';
-import native from '../lib/native.js';
-import { grepResult } from '../lib/transfer.js';
+import { Sandbox } from '../../npm/index.mjs';
+import native from '../../npm/lib/native.js';
+import { grepResult } from '../../npm/lib/transfer.js';
 
 const [matchesText = '100000', repetitionsText = '7'] = process.argv.slice(2);
 const matches = Number(matchesText);
