@@ -67,7 +67,7 @@ class Linker:
         self.count += 1
         c_file, output = self.directory / f"m{self.count}.c", self.directory / f"m{self.count}.dll"
         c_file.write_text(source)
-        libraries = []
+        libraries: list[str] = []
         # One import library per `/* NAME.dll */ … FUNCTION(void);` line of the source.
         for line in source.splitlines():
             if line.startswith("/* ") and " */ " in line:
