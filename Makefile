@@ -127,10 +127,10 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 -rs --ignore=test_dist_install.py
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 -rs --ignore=release/test_dist_install.py
 
 test-python-installs: python-venv
-	./python/dev.sh pytest test_dist_install.py
+	./python/dev.sh pytest release/test_dist_install.py
 
 ## A minute of bench/soak.py: the warm index under churn and 4 searching threads, every answer
 ## about a change checked; `python bench/soak.py --seconds 1800` is the long run.
@@ -151,7 +151,7 @@ churn-smoke: python-venv node-package
 	FSNATIVE_WATCHER=simulated-fsevents .venv/bin/python bench/churn.py --scale 0.02
 
 ## Sets the release version everywhere it is written: make set-version VERSION=X.Y.Z
-## (`./set-version.py --check` lists each place; python/tests/test_release.py checks they agree).
+## (`./set-version.py --check` lists each place; python/tests/release/test_release.py checks they agree).
 set-version:
 	./set-version.py $(VERSION)
 

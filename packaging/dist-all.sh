@@ -16,7 +16,7 @@
 # Usage: ./packaging/dist-all.sh [RUST_TARGET ...]   (default: the seven targets below; fewer, for a
 # lighter run, pack only theirs). Needs the rustup targets (it names the command when one is
 # missing); zig and cargo-zigbuild come from python/cross-requirements.txt, which only this
-# script installs (make dist never downloads zig; make test does only for python/tests/test_macho.py
+# script installs (make dist never downloads zig; make test does only for python/tests/release/test_macho.py
 # and test_pe.py). Windows is built with Debian's MinGW (gcc-mingw-w64-x86-64: its linker, and
 # the C compiler LMDB needs), which the script installs with apt-get when it is missing and it
 # runs as root, and otherwise names the command.
@@ -264,7 +264,7 @@ echo "== npm packages and sdist"
 stage_rust_sources "$stage/node-rust" node
 node npm/scripts/pack.js "${addons[@]}" --rust-sources "$stage/node-rust" --stage "$stage" --out "$out"
 build_sdist "$out" "$stage/python-sdist"
-# The macOS and Windows modules again, as packed (python/tests/test_macho.py and test_pe.py run
+# The macOS and Windows modules again, as packed (python/tests/release/test_macho.py and test_pe.py run
 # the same checks on them).
 if [[ " ${targets[*]} " == *-apple-darwin* ]]; then
     echo "== the macOS artifacts as packed"

@@ -125,8 +125,8 @@ python_suite() {
     say "$("$venv/bin/python" --version): python/tests on $(basename "$wheel")"
     started=$SECONDS
     (cd "$checkout/python/tests" && "$venv/bin/pytest" -q -p no:cacheprovider -c "$checkout/python/pyproject.toml" \
-        --rootdir "$checkout/python" --junitxml "$work/python.xml" --ignore=test_dist_install.py \
-        --deselect tests/test_readme.py::test_the_readme_size_table_matches_dist) \
+        --rootdir "$checkout/python" --junitxml "$work/python.xml" --ignore=release/test_dist_install.py \
+        --deselect tests/binding/test_readme.py::test_the_readme_size_table_matches_dist) \
         >"$work/python.log" 2>&1 || true
     read -r counts < <(python3 "$here/count_junit.py" "$work/python.xml" 2>"$work/python.failures")
     read -r p s f _ <<<"$counts"

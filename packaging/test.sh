@@ -5,7 +5,7 @@
 #   Node, the shared conformance vectors (npm/test/vectors.test.mjs) and the binding tests that
 #   cover every API (npm/test/binding: sandbox, search, errors, index, rank, async, text-bytes);
 # - the manylinux2014 aarch64 wheel: under qemu-aarch64 with Debian's arm64 CPython 3.11,
-#   python/tests/test_vectors.py and the API tests (test_api, test_errors, test_index, test_rank,
+#   python/tests/test_vectors.py and the API tests (binding/: test_api, test_errors, test_index, test_rank,
 #   test_async);
 # - the musllinux_1_2 x86_64 wheel: the same Python tests in CPython built with musl-gcc;
 # - fsnative-linux-x64-musl-<v>.tgz: the same Node tests as the arm64 addon's, natively in a
@@ -53,7 +53,7 @@ summary="$work/summary.txt"
 status=0
 
 NODE_API_TESTS=(sandbox search errors index rank async text-bytes)
-PYTHON_API_TESTS=(test_api.py test_errors.py test_index.py test_rank.py test_async.py)
+PYTHON_API_TESTS=(binding/test_api.py binding/test_errors.py binding/test_index.py binding/test_rank.py binding/test_async.py)
 # pytest and what it imports, pure Python (one set for every interpreter): python/tests/requirements.txt's pins.
 PYTEST_DEPS=(pytest iniconfig packaging pluggy Pygments)
 

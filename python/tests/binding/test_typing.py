@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 # The benchmarks that use the Python API alone (the others in bench/ are untyped harnesses).
 TYPED_BENCHMARKS = ("conversion_python.py", "stdlib_vs_rg.py")
 
@@ -27,9 +27,14 @@ def run(workdir: Path, *command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_strict_accepts_the_examples_benchmarks_and_tests(workdir: Path) -> None:
-    python = HERE.parent
+    python = TESTS.parent
     bench = python.parent / "bench"
-    scripts = [*python.glob("examples/*.py"), *(bench / name for name in TYPED_BENCHMARKS), *HERE.glob("*.py")]
+    scripts = [
+        *python.glob("examples/*.py"),
+        *(bench / name for name in TYPED_BENCHMARKS),
+        *TESTS.glob("*.py"),
+        *TESTS.glob("*/*.py"),
+    ]
     checked = run(workdir, "mypy", "--strict", *sorted(map(str, scripts)))
     assert checked.returncode == 0, checked.stdout + checked.stderr
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import yaml  # type: ignore[import-untyped]
 
-REPO_DIR = Path(__file__).resolve().parents[2]
+REPO_DIR = Path(__file__).resolve().parents[3]
 WORKFLOWS = REPO_DIR / ".github" / "workflows"
 FILES = [WORKFLOWS / "test.yml", WORKFLOWS / "release.yml"]
 # GitHub's macOS runner labels and their CPUs (macos-13, the last other Intel one, is retired).

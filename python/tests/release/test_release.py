@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DIST_DIR = Path(os.environ.get("FSNATIVE_DIST", REPO / "dist"))
 LICENSES = {name: (REPO / name).read_bytes() for name in ("LICENSE-MIT", "LICENSE-APACHE")}
 SET_VERSION = REPO / "set-version.py"

@@ -5,7 +5,7 @@ crates/fsnative/tests/race.rs). The swapper is stopped in a ``finally``, so a fa
 hangs the run.
 
 ``FSNATIVE_FULL_LOAD=1`` runs 2,000 rounds instead of the 300 that keep CI fast
-(``FSNATIVE_FULL_LOAD=1 ./python/dev.sh test test_race.py -s``).
+(``FSNATIVE_FULL_LOAD=1 ./python/dev.sh test binding/test_race.py -s``).
 """
 
 from __future__ import annotations

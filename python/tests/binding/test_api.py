@@ -15,7 +15,7 @@ import pytest
 import fsnative
 from fsnative import OutsideSandboxError, Sandbox
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def without_timings(result: Any) -> Any:
@@ -38,7 +38,7 @@ def test_version_is_cargos() -> None:
     assert fsnative.__version__ == match.group(1)
 
 
-def test_public_names() -> None:
+def test_every_exported_name_exists_and_the_list_is_sorted() -> None:
     assert sorted(fsnative.__all__) == fsnative.__all__
     for name in fsnative.__all__:
         assert hasattr(fsnative, name), name
@@ -63,7 +63,7 @@ def test_validate_path_is_a_deprecated_alias_of_validate(sandbox: Sandbox, tree:
         sandbox.validate_path("../outside.txt")
 
 
-def test_validate(sandbox: Sandbox, tree: Path) -> None:
+def test_validate_resolves_inside_and_refuses_outside_or_missing(sandbox: Sandbox, tree: Path) -> None:
     assert sandbox.validate("a.txt") == str(tree / "a.txt")
     assert sandbox.validate(tree / "sub" / ".." / "b.md", intent="read") == str(tree / "b.md")
     assert sandbox.validate(b"new/file.txt", intent="write") == str(tree / "new" / "file.txt")
@@ -104,7 +104,7 @@ def test_views_outlive_their_result(sandbox: Sandbox) -> None:
     assert [m.text for m in matches] == ["foo bar", "foo foo"]
 
 
-def test_grep_options(sandbox: Sandbox) -> None:
+def test_grep_filters_modes_and_limits_choose_the_files(sandbox: Sandbox) -> None:
     def paths(**options: Any) -> list[str]:
         return [file.relative_path for file in sandbox.grep(**options).files]
 
@@ -214,7 +214,7 @@ def test_plain_data_is_the_core_shape(sandbox: Sandbox) -> None:
     }
 
 
-def test_glob(sandbox: Sandbox, tree: Path) -> None:
+def test_glob_lists_sorts_and_limits_entries(sandbox: Sandbox, tree: Path) -> None:
     os.utime(tree / "b.md", (2_000_000_000, 2_000_000_000))
     listed = sandbox.glob("**/*.{md,py}")
     assert [e.relative_path for e in listed.entries] == ["b.md", "sub/c.py", "sub/deeper/d.py"]

@@ -5,7 +5,7 @@ CI runs a size that keeps it fast: 4 threads x 100 calls, memory compared betwee
 2,000 calls. ``FSNATIVE_FULL_LOAD=1`` runs the issue's full size: 32 threads x 1,000 calls,
 memory compared between 1,000 and 10,000 calls::
 
-    FSNATIVE_FULL_LOAD=1 ./python/dev.sh test test_load.py test_race.py -s
+    FSNATIVE_FULL_LOAD=1 ./python/dev.sh test binding/test_load.py binding/test_race.py -s
 
 Resident memory is VmRSS from /proc/self/status, after ``gc.collect()``. It is compared after a
 warm-up: the first few thousand calls grow it by several MB as glibc fills its per-thread

@@ -97,7 +97,7 @@ def test_errors_about_a_path_carry_it(sandbox: Sandbox, tree: Path, tmp_path: Pa
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="permission bits do not apply to root")
-def test_permission_denied(sandbox: Sandbox, tree: Path) -> None:
+def test_unreadable_directory_raises_permission_denied(sandbox: Sandbox, tree: Path) -> None:
     (tree / "locked").mkdir(mode=0o000)
     try:
         raises("PERMISSION_DENIED", lambda: sandbox.validate("locked/x"))

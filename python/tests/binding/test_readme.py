@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_DIR = Path(__file__).resolve().parents[2]
+REPO_DIR = Path(__file__).resolve().parents[3]
 DIST_DIR = Path(os.environ.get("FSNATIVE_DIST", REPO_DIR / "dist"))
 # How far a size in the README's table may stray from the file's, as a fraction of the file's.
 SIZE_TOLERANCE = 0.10

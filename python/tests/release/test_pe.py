@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-REPO_DIR = Path(__file__).resolve().parents[2]
+REPO_DIR = Path(__file__).resolve().parents[3]
 DIST_ALL = Path(os.environ.get("FSNATIVE_DIST_ALL", REPO_DIR / "dist" / "all"))
 
 _spec = importlib.util.spec_from_file_location("pe", REPO_DIR / "packaging" / "pe.py")

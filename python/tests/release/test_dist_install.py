@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 # What the source builds add to the environment (the file says why: an unoptimised release build).
 SOURCE_BUILD_ENV: dict[str, str] = json.loads((REPO / "packaging" / "source-build-env.json").read_text())["env"]
 
