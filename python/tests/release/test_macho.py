@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
 import random
 import shutil
 import struct
@@ -22,15 +21,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from artifact_checks import DIST_ALL, load_check
 
-REPO_DIR = Path(__file__).resolve().parents[3]
-DIST_ALL = Path(os.environ.get("FSNATIVE_DIST_ALL", REPO_DIR / "dist" / "all"))
-
-_spec = importlib.util.spec_from_file_location("macho", REPO_DIR / "packaging" / "macho.py")
-assert _spec and _spec.loader
-macho = importlib.util.module_from_spec(_spec)
-sys.modules["macho"] = macho
-_spec.loader.exec_module(macho)
+macho = load_check("macho")
 
 ADDON_C = """
 #include <stdlib.h>

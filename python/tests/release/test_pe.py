@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib.util
 import io
-import os
 import random
 import subprocess
 import sys
@@ -20,15 +19,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from artifact_checks import DIST_ALL, load_check
 
-REPO_DIR = Path(__file__).resolve().parents[3]
-DIST_ALL = Path(os.environ.get("FSNATIVE_DIST_ALL", REPO_DIR / "dist" / "all"))
-
-_spec = importlib.util.spec_from_file_location("pe", REPO_DIR / "packaging" / "pe.py")
-assert _spec and _spec.loader
-pe = importlib.util.module_from_spec(_spec)
-sys.modules["pe"] = pe
-_spec.loader.exec_module(pe)
+pe = load_check("pe")
 
 # No C runtime (-nostdlib): the DLL's entry point is its own.
 ENTRY = "int __stdcall DllMainCRTStartup(void *h, unsigned reason, void *p) { return 1; }\n"
