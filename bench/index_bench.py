@@ -320,22 +320,28 @@ def child(tool_name, tree, root):
     tool.close()
 
 
+def child_report(script: str, name: str, tree: str, *args: str) -> dict:
+    """Runs `script --child NAME TREE ARGS...` in a fresh process and returns its JSON report;
+    stops the bench when the index was not ready in time."""
+    out = subprocess.run(
+        [sys.executable, script, "--child", name, tree, *args],
+        check=True,
+        stdout=subprocess.PIPE,
+        text=True,
+    ).stdout
+    report = json.loads(out)
+    if not report["ready"]:
+        raise SystemExit(f"{name} on {tree}: not ready within {READY_TIMEOUT_S:.0f} s")
+    return report
+
+
 def run_children(tools, tree, root):
     """BUILD_REPS fresh processes per tool, the tools alternating; name -> list of child reports."""
     reports = {name: [] for name in tools}
     for round_index in range(BUILD_REPS):
         order = tools[round_index % len(tools) :] + tools[: round_index % len(tools)]
         for name in order:
-            out = subprocess.run(
-                [sys.executable, __file__, "--child", name, tree, str(root)],
-                check=True,
-                stdout=subprocess.PIPE,
-                text=True,
-            ).stdout
-            report = json.loads(out)
-            if not report["ready"]:
-                raise SystemExit(f"{name} on {tree}: not ready within {READY_TIMEOUT_S:.0f} s")
-            reports[name].append(report)
+            reports[name].append(child_report(__file__, name, tree, str(root)))
     return reports
 
 

@@ -24,13 +24,12 @@ import argparse
 import json
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from index_bench import LIMIT, READY_TIMEOUT_S, Fff, index_tree, rare_literal
+from index_bench import LIMIT, READY_TIMEOUT_S, Fff, child_report, index_tree, rare_literal
 from measure import BENCH, SMOKE, trees
 from memory import kib
 
@@ -81,16 +80,7 @@ def child(case, tree, root, store):
 
 
 def run(case, tree, root, store):
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", case, tree, str(root), str(store)],
-        check=True,
-        stdout=subprocess.PIPE,
-        text=True,
-    ).stdout
-    report = json.loads(out)
-    if not report["ready"]:
-        raise SystemExit(f"{case} on {tree}: not ready within {READY_TIMEOUT_S:.0f} s")
-    return report
+    return child_report(__file__, case, tree, str(root), str(store))
 
 
 def known_files(root, count):

@@ -12,7 +12,7 @@
 # ../npm as ./npm/dev.sh builds it. fff-search has no wheel for glibc below 2.38, so pip builds
 # it from source: the smoke run, which only checks the harness and reports no figure, has a venv
 # of its own (bench/.venv-smoke) whose fff-search is built unoptimised
-# (tests/source-build-env.json) and never cached, so no full run can pick that build up.
+# (packaging/source-build-env.json) and never cached, so no full run can pick that build up.
 set -euo pipefail
 
 bench="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -46,7 +46,7 @@ install_peers() {
         if [[ "$BENCH_SMOKE" == 1 ]]; then
             local fff unoptimised
             fff="$(grep -E '^fff-search==' "$bench/requirements.txt")"
-            unoptimised="$(python3 -c 'import json, sys; print(" ".join(f"{k}={v}" for k, v in json.load(open(sys.argv[1]))["env"].items()))' "$repo/tests/source-build-env.json")"
+            unoptimised="$(python3 -c 'import json, sys; print(" ".join(f"{k}={v}" for k, v in json.load(open(sys.argv[1]))["env"].items()))' "$repo/packaging/source-build-env.json")"
             # shellcheck disable=SC2086  # KEY=VALUE words, none with a space
             env $unoptimised "$venv/bin/python" -m pip install "${pip_quiet[@]}" --no-cache-dir --no-deps "$fff"
         fi

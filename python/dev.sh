@@ -78,8 +78,8 @@ lint)
     [[ -x "$lint_venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$lint_venv"
     "$lint_venv/bin/python" -m pip install "${pip_quiet[@]}" "$(grep '^ruff==' "$here/tests/requirements.txt")"
     cd "$repo"
-    "$lint_venv/bin/ruff" check python bench tests platforms set-version.py
-    exec "$lint_venv/bin/ruff" format --check python bench tests platforms set-version.py
+    "$lint_venv/bin/ruff" check python bench tests packaging set-version.py
+    exec "$lint_venv/bin/ruff" format --check python bench tests packaging set-version.py
     ;;
 demo)
     if [[ $# -ne 2 ]]; then

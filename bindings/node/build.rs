@@ -3,7 +3,7 @@
 //! dynamic_lookup` on macOS, where Node defines the Node-API symbols), and on macOS
 //! `-dead_strip_dylibs` (see bindings/python/build.rs). With MinGW (`x86_64-pc-windows-gnu`)
 //! napi-build links `-lnode` from the folder `LIBNODE_PATH` names, which must hold a `libnode.dll`:
-//! dist-all.sh makes it an import library for `node.exe` from platforms/windows/node.def.
+//! packaging/dist-all.sh makes it an import library for `node.exe` from packaging/windows/node.def.
 
 fn main() {
     napi_build::setup();

@@ -1,6 +1,6 @@
 'use strict';
 // Makes the npm release tarballs (the root Makefile's `dist` and `dist-all` targets call it
-// through dist.sh and dist-all.sh):
+// through packaging/dist.sh and packaging/dist-all.sh):
 //   node npm/scripts/pack.js --addon [PLATFORM=]LIB ... --rust-sources DIR --stage DIR --out DIR
 // - for each --addon, the platform package `fsnative-<platform>-<arch>[-<abi>]` carrying the
 //   prebuilt addon LIB, with `os`, `cpu` and `libc` fields so npm installs it only where it fits.

@@ -129,7 +129,7 @@ struct ReadmeExample;
 mod guide_examples {
     #[doc = include_str!("../../../docs/find.md")]
     struct Find;
-    #[doc = include_str!("../../../docs/index.md")]
+    #[doc = include_str!("../../../docs/warm-index.md")]
     struct WarmIndex;
     #[doc = include_str!("../../../docs/ranking.md")]
     struct Ranking;

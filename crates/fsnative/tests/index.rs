@@ -16,13 +16,7 @@ use fsnative::{GrepRequest, IndexOptions, IndexState, Sandbox};
 mod support;
 #[cfg(unix)]
 use support::{assert_same, move_in, move_out, questions};
-use support::{grep, seed};
-
-fn indexed(root: &Path) -> Sandbox {
-    let sandbox = Sandbox::new([root]).unwrap().with_index(IndexOptions::default()).unwrap();
-    assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
-    sandbox
-}
+use support::{grep, indexed, seed};
 
 #[test]
 #[cfg(unix)] // Its changes include modes and symlinks, Unix's.

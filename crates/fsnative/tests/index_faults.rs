@@ -14,14 +14,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 mod platform;
+mod support;
 
-use fsnative::{ErrorCode, GlobRequest, GrepRequest, GrepResult, IndexOptions, Sandbox};
-
-fn indexed(root: &Path) -> Sandbox {
-    let sandbox = Sandbox::new([root]).unwrap().with_index(IndexOptions::default()).unwrap();
-    assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
-    sandbox
-}
+use fsnative::{ErrorCode, GlobRequest, GrepRequest, GrepResult, Sandbox};
+use support::indexed;
 
 /// Each file's path and its matching lines, from a grep that may have failed.
 fn answer(result: fsnative::Result<GrepResult>) -> Result<Vec<(PathBuf, Vec<u64>)>, ErrorCode> {

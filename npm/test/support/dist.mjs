@@ -11,9 +11,9 @@ const { version } = JSON.parse(fs.readFileSync(path.join(PACKAGE_DIR, 'package.j
 
 /**
  * The environment additions of the tests that build the addon from the packed Rust sources
- * (tests/source-build-env.json says why: an unoptimised release build).
+ * (packaging/source-build-env.json says why: an unoptimised release build).
  */
-export const SOURCE_BUILD_ENV = JSON.parse(fs.readFileSync(path.join(REPO, 'tests', 'source-build-env.json'), 'utf8')).env;
+export const SOURCE_BUILD_ENV = JSON.parse(fs.readFileSync(path.join(REPO, 'packaging', 'source-build-env.json'), 'utf8')).env;
 
 /** The platform package this machine installs (lib/platform.js decides it). */
 export const { platformPackage } = (await import('../../lib/platform.js')).default;

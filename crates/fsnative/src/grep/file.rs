@@ -131,6 +131,9 @@ impl Contents<'_> {
         sink: S,
     ) -> io::Result<()> {
         match *self {
+            Contents::Whole(bytes) if lines_before_binary_read(searcher, bytes) => {
+                searcher.search_reader(matcher, bytes, sink)
+            }
             Contents::Whole(bytes) => searcher.search_slice(matcher, bytes, sink),
             Contents::Streamed(mut file) => {
                 if file.stream_position()? != 0 {
@@ -140,6 +143,21 @@ impl Contents<'_> {
             }
         }
     }
+}
+
+/// How many bytes a streamed search reads first: the byte-order-mark check peeks at them alone,
+/// so lines they complete are searched before the next read meets a binary byte.
+const FIRST_READ: usize = 3;
+
+/// Whether `bytes` hold a binary byte and their first read ([`FIRST_READ`]) completes a line:
+/// ripgrep then searches and counts that line before it stops, as the streamed search does,
+/// while a search of the bytes in memory stops before its first line.
+fn lines_before_binary_read(searcher: &Searcher, bytes: &[u8]) -> bool {
+    let Some(quit) = searcher.binary_detection().quit_byte() else {
+        return false;
+    };
+    let first = &bytes[..bytes.len().min(FIRST_READ)];
+    memchr::memchr(b'\n', first).is_some() && memchr::memchr(quit, bytes).is_some()
 }
 
 /// Up to where an in-memory search sees a binary-detection byte before it starts. A streamed

@@ -5,7 +5,16 @@
 
 use std::path::Path;
 
-use fsnative::{GlobRequest, GlobResult, GrepRequest, GrepResult, OutputMode, Sandbox};
+use std::time::Duration;
+
+use fsnative::{GlobRequest, GlobResult, GrepRequest, GrepResult, IndexOptions, OutputMode, Sandbox};
+
+/// A sandbox over `root` with a warm index of default options, ready (within 30 s).
+pub fn indexed(root: &Path) -> Sandbox {
+    let sandbox = Sandbox::new([root]).unwrap().with_index(IndexOptions::default()).unwrap();
+    assert!(sandbox.wait_for_index(Some(Duration::from_secs(30))), "{:?}", sandbox.index_status());
+    sandbox
+}
 
 pub fn grep(sandbox: &Sandbox, request: &GrepRequest) -> GrepResult {
     let mut result = sandbox.grep(request).unwrap();
