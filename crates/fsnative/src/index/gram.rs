@@ -16,18 +16,13 @@ pub(super) fn gram_hash(gram: u32) -> u16 {
     (gram.wrapping_mul(0x9E37_79B1) >> 16) as u16
 }
 
-/// Bytes of identifiers: ASCII letters, digits and `_`.
-const fn word_bytes() -> [bool; 256] {
-    let mut table = [false; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        let b = byte as u8;
-        table[byte] = b.is_ascii_alphanumeric() || b == b'_';
-        byte += 1;
-    }
-    table
+/// Bytes of identifiers: ASCII letters, digits and `_`. Tested by ranges, which the compiler
+/// turns into vector compares over a run of bytes (a table lookup per byte it cannot).
+fn is_word(byte: u8) -> bool {
+    let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
+    let digit = byte.wrapping_sub(b'0') < 10;
+    letter | digit | (byte == b'_')
 }
-const WORD: [bool; 256] = word_bytes();
 
 /// Hands `set` the hash of every junction of `text` (bytes as they are).
 ///
@@ -37,11 +32,10 @@ const WORD: [bool; 256] = word_bytes();
 /// cost 1.8 ns a byte of the stdlib copy; this, about 1. Trigrams alone sketch at 1.3-1.6 ns a
 /// byte, trigrams and junctions at 2.1-3.7: `Sketch::add` over the files in memory, release.)
 pub(super) fn each_junction(text: &[u8], mut set: impl FnMut(u16)) {
-    let is_word = |byte: u8| u64::from(WORD[usize::from(byte)]);
     for (block, chunk) in text.chunks(64).enumerate() {
         let base = block * 64;
         let words = word_mask(chunk);
-        let next = text.get(base + 64).map_or(0, |&byte| is_word(byte));
+        let next = text.get(base + 64).map_or(0, |&byte| u64::from(is_word(byte)));
         let mut edges = words ^ (words >> 1 | next << 63);
         while edges != 0 {
             // The junction's window starts one byte before its edge and holds four bytes.
@@ -54,16 +48,13 @@ pub(super) fn each_junction(text: &[u8], mut set: impl FnMut(u16)) {
     }
 }
 
-/// Bit `i` set when `chunk[i]` (of at most 64 bytes) is a word byte. Tested by ranges, which
-/// the compiler turns into vector compares (a table lookup per byte cannot be), then packed
-/// eight at a time: eight flags of 0 or 1 read as one number, times a constant that moves
-/// flag `i` to bit `56 + i`.
+/// Bit `i` set when `chunk[i]` (of at most 64 bytes) is a word byte: the flags packed eight
+/// at a time, eight flags of 0 or 1 read as one number, times a constant that moves flag `i`
+/// to bit `56 + i`.
 fn word_mask(chunk: &[u8]) -> u64 {
     let mut flags = [0u8; 64];
     for (flag, &byte) in flags.iter_mut().zip(chunk) {
-        let letter = (byte | 0x20).wrapping_sub(b'a') < 26;
-        let digit = byte.wrapping_sub(b'0') < 10;
-        *flag = u8::from(letter | digit | (byte == b'_'));
+        *flag = u8::from(is_word(byte));
     }
     flags.chunks_exact(8).enumerate().fold(0, |mask, (eighth, eight)| {
         let flags = u64::from_le_bytes(eight.try_into().expect("eight flags"));
@@ -75,4 +66,36 @@ fn word_mask(chunk: &[u8]) -> u64 {
 /// signature keeps (a multiply's top half, of 64 bits so the fourth byte counts as much).
 fn junction_hash(window: [u8; 4]) -> u16 {
     (u64::from(u32::from_le_bytes(window)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48) as u16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn junctions_are_the_windows_whose_middle_crosses_a_word_edge() {
+        // Words and separators of every length, so edges fall on and around each 64-byte block's
+        // ends; every byte value appears.
+        let mut text = Vec::new();
+        for round in 0..400u32 {
+            let word = b"ab_Z9".iter().cycle().take((round % 7) as usize + 1);
+            text.extend(word);
+            text.extend((0..round % 4 + 1).map(|i| [b' ', b'(', 0xC3, b'\n'][((round + i) % 4) as usize]));
+            text.push((round * 37 % 256) as u8);
+        }
+        for len in [0, 3, 4, 63, 64, 65, 127, 128, 129, text.len()] {
+            let text = &text[..len];
+            let mut found = Vec::new();
+            each_junction(text, |hash| found.push(hash));
+            let expected: Vec<u16> = text
+                .windows(4)
+                .filter(|w| is_word(w[1]) != is_word(w[2]))
+                .map(|w| junction_hash([w[0], w[1], w[2], w[3]]))
+                .collect();
+            assert_eq!(found, expected, "{len} bytes");
+        }
+        assert!((0..=255)
+            .filter(|&b| is_word(b))
+            .eq((0..=255u8).filter(|b| b.is_ascii_alphanumeric() || *b == b'_')));
+    }
 }
