@@ -37,10 +37,10 @@ fn bits_wanted(distinct: usize) -> usize {
 /// Distinct grams from which a file counts as large.
 const LARGE_GRAMS: usize = 3276;
 
-/// A file's trigram set before it is sized: all 16 hash bits.
+/// A file's gram set (trigrams and junctions) before it is sized: all 16 hash bits.
 ///
 /// While the file is small the set is a bitmap (8 KiB to clear and scan per file); once it
-/// has grown past [`FLAGS_FROM`] bytes it is one byte per hash, so adding a trigram is a
+/// has grown past [`FLAGS_FROM`] bytes it is one byte per hash, so adding a gram is a
 /// plain store instead of a read, an or and a store, for 64 KiB to clear and scan per file.
 pub(super) struct Sketch {
     words: Box<[u64; WORDS]>,
@@ -149,7 +149,7 @@ impl Sketch {
     }
 
     /// The distinct hashes added, in increasing order: what [`Signatures::insert`] stores,
-    /// small enough to hold for a batch of files (2 bytes a trigram, not the sketch's 8 KiB).
+    /// small enough to hold for a batch of files (2 bytes a gram, not the sketch's 8 KiB).
     pub fn grams(&self) -> Box<[u16]> {
         if !self.flagged {
             return bits(&self.words).collect();
@@ -255,7 +255,7 @@ impl RuledOut {
 }
 
 impl Signatures {
-    /// Stores the signature of a file's distinct trigram hashes ([`Sketch::grams`]) and
+    /// Stores the signature of a file's distinct gram hashes ([`Sketch::grams`]) and
     /// returns its slot.
     pub fn insert(&mut self, grams: &[u16]) -> u32 {
         let class_index = class_of(grams.len());
@@ -370,7 +370,7 @@ mod tests {
 
     fn signed(signatures: &mut Signatures, text: &str) -> u32 {
         let mut sketch = Sketch::default();
-        // In two pieces, so trigrams across the cut are tested too.
+        // In two pieces, so grams across the cut are tested too.
         let (a, b) = text.as_bytes().split_at(text.len() / 2);
         sketch.add(a);
         sketch.add(b);

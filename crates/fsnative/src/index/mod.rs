@@ -9,8 +9,8 @@
 //! not ruled out, until a background thread has read them again.
 //!
 //! Its modules: `tree` (one root's entries in walk order), `chars` (which characters a path
-//! holds, for fuzzy path search), `gram` (what a trigram is),
-//! `content` (trigram signatures),
+//! holds, for fuzzy path search), `gram` (what the prefilter's grams are),
+//! `content` (gram signatures),
 //! `query` (what a pattern requires), `watch` (the OS's watcher's events as changes), `update` (listing and applying
 //! changes), `reader` (the background thread), `view` (what a search reads), `stamp` (what
 //! an inode looked like when read), `persist` (the index kept on disk between runs), `cache`

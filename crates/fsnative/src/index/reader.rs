@@ -207,7 +207,7 @@ struct Unread {
     path: Box<[u8]>,
 }
 
-/// What reading a file gave, with its distinct trigram hashes ([`Sketch::grams`]).
+/// What reading a file gave, with its distinct gram hashes ([`Sketch::grams`]).
 enum Outcome {
     Text { size: u64, grams: Box<[u16]> },
     Measured { bytes: u64, binary_offset: Option<u64>, grams: Box<[u16]> },
@@ -369,7 +369,7 @@ fn watched_parent(state: &State, root: usize, path: &[u8]) -> bool {
     state.watcher.as_ref().is_some_and(|w| !w.unwatched.contains(&(root, parent.into())))
 }
 
-/// Reads a file whole into a sketch of its trigrams. A binary file's sketch holds only what
+/// Reads a file whole into a sketch of its grams. A binary file's sketch holds only what
 /// a search reads of it before giving up at its NUL byte: nothing after can be reported. A
 /// file that starts with a byte-order mark is measured the same way, its sketch taken from
 /// the text the searcher decodes.

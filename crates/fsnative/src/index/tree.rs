@@ -41,7 +41,7 @@ pub(crate) enum Content {
     /// again until it changes.
     Opaque,
     /// Read in full: `size` bytes, no NUL and no byte-order mark; the signature in `slot`
-    /// holds its trigrams.
+    /// holds its grams.
     Text { size: u64, slot: u32 },
     /// Read in full; it holds a NUL byte or starts with a byte-order mark, so what a
     /// search reads of it was measured by searching it for nothing: `bytes`, stopping at
