@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from check_report import report  # packaging/, beside this script
+
 MH_MAGIC_64 = 0xFEEDFACF
 FAT_MAGICS = {0xCAFEBABE, 0xBEBAFECA, 0xCAFEBABF, 0xBFBAFECA}
 CPU_TYPES = {0x0100000C: "arm64", 0x01000007: "x86_64"}
@@ -470,15 +472,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.kind and args.arch and args.min_os and args.files):
             parser.error("give --kind, --arch, --min-os and FILE..., or --artifacts DIR")
         checks = [(str(f), args.kind, args.arch, args.min_os, f.read_bytes()) for f in args.files]
-    failed = 0
-    for name, kind, arch, min_os, data in checks:
-        found, text = check(data, kind, arch, min_os)
-        if found:
-            failed += 1
-            print(f"{name}: FAILED: " + "; ".join(found), file=sys.stderr)
-        else:
-            print(f"{name}: ok: {text}")
-    return 1 if failed else 0
+    return report((name, *check(data, kind, arch, min_os)) for name, kind, arch, min_os, data in checks)
 
 
 if __name__ == "__main__":

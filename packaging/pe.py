@@ -29,6 +29,8 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from check_report import report  # packaging/, beside this script
+
 MACHINES = {0x8664: "x64", 0xAA64: "arm64", 0x14C: "x86"}
 PE32_PLUS = 0x20B
 IMAGE_FILE_DLL = 0x2000
@@ -247,15 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         if not (args.kind and args.arch and args.files):
             parser.error("give --kind, --arch and FILE..., or --artifacts DIR")
         checks = [(str(f), args.kind, args.arch, f.read_bytes()) for f in args.files]
-    failed = 0
-    for name, kind, arch, data in checks:
-        found, text = check(data, kind, arch)
-        if found:
-            failed += 1
-            print(f"{name}: FAILED: " + "; ".join(found), file=sys.stderr)
-        else:
-            print(f"{name}: ok: {text}")
-    return 1 if failed else 0
+    return report((name, *check(data, kind, arch)) for name, kind, arch, data in checks)
 
 
 if __name__ == "__main__":
