@@ -79,7 +79,8 @@ impl<'a> Pipeline<'a> {
                     page.truncated = search.control.interruption();
                     if may_start && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
                         may_start = false;
-                        workers = Workers::start(search, scope, threads, next);
+                        // The calling thread searches too: it is one of the `threads`.
+                        workers = Workers::start(search, scope, threads - 1, next);
                     }
                     !page.is_done()
                 }
