@@ -3,7 +3,7 @@ index (`Sandbox(roots, index=True)`) vs fff (`fff-search`, `import fff`) in one 
 
 Trees: `agent` (about 20,000 real files: the projects of agent-requirements.txt, installed by
 corpora.py as a venv's site-packages), `medium` (the standard library) and `large` (100,000
-generated files); smoke: `small`. Each runs on index_bench.py's hard-linked mirror outside git.
+generated files); smoke: `small`. Each runs on index_bench.py's copy of the corpus outside git.
 
 Queries: the classes of agent_queries.py, INSTANCES of each drawn from the tree's own words with a
 fixed seed. Before anything is timed, every query runs once on each tool without a limit (the

@@ -1,11 +1,12 @@
 """The warm index side by side (issue #15, item 7): fsnative's index (`Sandbox(roots, index=True)`)
 vs fff (`fff-search`, `import fff`), both in this Python process, on the same trees.
 
-The trees are hard-linked mirrors of bench/corpora/ outside any git work tree
-(/var/tmp/fsnative-index-bench, or $BENCH_INDEX_TREES): fff's scan lists files an enclosing
-repository ignores, but its watcher drops their events, and bench/corpora/ is git-ignored, so
-in place fff would never see a change. The file the freshness case appends to is a copy of its
-own, so no write reaches the corpus.
+The trees are copies of bench/corpora/ outside any git work tree (/var/tmp/fsnative-bench-trees,
+or $BENCH_INDEX_TREES): fff's scan lists files an enclosing repository ignores, but its watcher
+drops their events, and bench/corpora/ is git-ignored, so in place fff would never see a change.
+Copies, not hard links: a file with a second name is never kept in fsnative's content cache (a
+write through the other name, outside the watched tree, would go unheard), and the files of a
+real repository have one name each, so linked mirrors measured a setup no user has.
 
 Warm calls: both indexes are built and ready (fsnative `wait_for_index`, fff
 `wait_for_scan_blocking` and then its content warm-up), then each case runs once per tool per
@@ -63,7 +64,7 @@ COMMON = "return"
 # such a search's candidates, each run pushing out what the next needed (#36 item 0).
 PHRASE = "def test_"
 SKIP_DIRS = {"node_modules", "target", ".venv", ".git"}
-INDEX_TREES = Path(os.environ.get("BENCH_INDEX_TREES", "/var/tmp/fsnative-index-bench"))
+INDEX_TREES = Path(os.environ.get("BENCH_INDEX_TREES", "/var/tmp/fsnative-bench-trees"))
 
 CASES = {
     "no_match_random": f"grep no match, random-looking literal `{NO_MATCH_RANDOM}`",
@@ -83,20 +84,16 @@ def rare_literal(tree):
 
 
 def index_tree(tree):
-    """The corpus's mirror outside git (hard links; a copy across file systems), rebuilt when the
-    corpus's stamp changes; its stamp is written last, so a broken copy is never reused."""
+    """The corpus's copy outside git, rebuilt when the corpus's stamp changes; its stamp is
+    written last, so a broken copy is never reused."""
     source, mirror = corpus(tree), INDEX_TREES / tree
     stamp = (source / STAMP_NAME).read_text()
     if not ((mirror / STAMP_NAME).exists() and (mirror / STAMP_NAME).read_text() == stamp):
         shutil.rmtree(mirror, ignore_errors=True)
         mirror.parent.mkdir(parents=True, exist_ok=True)
-        print(f"index_bench: mirroring {source} to {mirror}", file=sys.stderr, flush=True)
+        print(f"index_bench: copying {source} to {mirror}", file=sys.stderr, flush=True)
         ignore_stamp = shutil.ignore_patterns(STAMP_NAME)
-        try:
-            shutil.copytree(source, mirror, symlinks=True, ignore=ignore_stamp, copy_function=os.link)
-        except OSError:
-            shutil.rmtree(mirror, ignore_errors=True)
-            shutil.copytree(source, mirror, symlinks=True, ignore=ignore_stamp)
+        shutil.copytree(source, mirror, symlinks=True, ignore=ignore_stamp)
         (mirror / STAMP_NAME).write_text(stamp)
     inside_git = (
         subprocess.run(
@@ -112,8 +109,8 @@ def index_tree(tree):
 
 
 def prepare_known(tree, root):
-    """The file the freshness case appends to, made a copy of its own (not a link to the corpus)
-    with the corpus's bytes; leftovers of an interrupted run removed."""
+    """The file the freshness case appends to, given the corpus's bytes again (an interrupted run
+    may have left a token in it); leftovers of an interrupted run removed."""
     known = known_file(root)
     for stale in known.parent.glob("fresh_*.py"):
         stale.unlink()

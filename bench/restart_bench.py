@@ -7,7 +7,7 @@ mirrors outside git).
 Cases, per tree:
 - restart: the store was written by the previous process; nothing changed since.
 - restart, changed: before the process starts, CHANGED files are replaced by new content
-  (unlinked and written again, so the corpus behind the mirror's hard links is untouched) and
+  (unlinked and written again: new inodes, as an editor's save makes) and
   CHANGED new files created, each holding a token (the files are ones a plain walk lists); the
   process's first grep for the token must find every file a plain walk (no index) finds it in
   (else the row says how many were stale). Undone afterwards, and the store
@@ -101,7 +101,7 @@ def walk_found(root):
 
 
 def change_while_down(root, known):
-    """Replaces the known files (new inodes: the corpus behind the hard links stays as it was)
+    """Replaces the known files (new inodes, as an editor's save makes)
     and creates as many new ones, each with the token; returns how to undo it."""
     originals = {path: path.read_bytes() for path in known}
     created = []
