@@ -2,6 +2,7 @@
 //! (constraints applied as the walk applies them), less those the content prefilter rules
 //! out, which are tallied as searched without a match.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 use super::cursor::{Position, SortKey};
@@ -50,28 +51,43 @@ impl Indexed<'_> {
             },
             _ => (None, false),
         };
-        let mut ruled_out = Unsearched::default();
+        let ruled_out = Cell::new(Unsearched::default());
         let dir = &*target.below_root(self.roots);
         let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
-        for (id, entry, _, after_cursor) in
-            self.view.walk(target.root, dir, max_depth, from.as_deref(), skipped)
-        {
+        // With nothing but the prefilter to apply, the files it rules out are skipped by their
+        // sieve alone (and counted there), without reading their entries.
+        let entries: Box<dyn Iterator<Item = _>> = match &self.prefilter {
+            Some(prefilter) if self.constraints.is_none() && max_depth.is_none() && !wholly_before => {
+                Box::new(self.view.walk_sieved(
+                    target.root,
+                    dir,
+                    from.as_deref(),
+                    skipped,
+                    prefilter,
+                    &ruled_out,
+                ))
+            }
+            _ => Box::new(self.view.walk(target.root, dir, max_depth, from.as_deref(), skipped)),
+        };
+        for (id, entry, _, after_cursor) in entries {
             if entry.kind != Kind::File || !after_cursor || wholly_before {
                 continue;
             }
             if self.constraints.is_some_and(|constraints| !constraints.matches(&entry.path[base..])) {
                 continue;
             }
-            if let Some(unsearched) = self.prefilter.as_ref().and_then(|p| p.rules_out(&entry.content)) {
-                ruled_out.add(unsearched);
+            if let Some(unsearched) = self.prefilter.as_ref().and_then(|p| p.rules_out(entry)) {
+                let mut sum = ruled_out.get();
+                sum.add(unsearched);
+                ruled_out.set(sum);
                 continue;
             }
             let path = root_path.join(crate::sys::native_path(&entry.path));
             let cached = self.view.cache_key(target.root, id, entry);
-            if !visit(SortKey { rank: 0, target: number, path }, cached, std::mem::take(&mut ruled_out)) {
+            if !visit(SortKey { rank: 0, target: number, path }, cached, ruled_out.take()) {
                 return None;
             }
         }
-        Some(ruled_out)
+        Some(ruled_out.get())
     }
 }

@@ -224,6 +224,7 @@ pub(crate) struct Signatures {
 const SLOT_BITS: u32 = 28;
 
 /// The class of a slot number and the slot in it.
+#[inline]
 pub(super) fn slot_parts(slot: u32) -> (usize, usize) {
     ((slot >> SLOT_BITS) as usize, (slot & ((1 << SLOT_BITS) - 1)) as usize)
 }
@@ -248,6 +249,7 @@ pub(crate) struct RuledOut {
 
 impl RuledOut {
     /// The query cannot match the file whose signature is in `slot`.
+    #[inline]
     pub fn contains(&self, slot: u32) -> bool {
         let (class, index) = slot_parts(slot);
         self.classes[class].get(index / 64).is_some_and(|word| word >> (index % 64) & 1 == 1)

@@ -478,7 +478,7 @@ impl Shared {
                 match entry.kind {
                     Kind::File => {
                         status.files += 1;
-                        content_files += u64::from(entry.content != Content::Unknown);
+                        content_files += u64::from(entry.content() != Content::Unknown);
                     }
                     Kind::Dir => status.dirs += 1,
                     _ => {}

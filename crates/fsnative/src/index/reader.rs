@@ -123,7 +123,7 @@ fn build(shared: &Shared) -> bool {
                 for (root, tree) in trees.iter().enumerate() {
                     let unknown = |id: &&u32| {
                         let entry = tree.entry(**id);
-                        entry.kind == Kind::File && entry.content == Content::Unknown
+                        entry.kind == Kind::File && entry.content() == Content::Unknown
                     };
                     state.unread.extend(tree.order().iter().filter(unknown).map(|&id| (root, id)));
                 }
@@ -156,7 +156,7 @@ fn build(shared: &Shared) -> bool {
 
 /// Bytes of the files of `tree` read into the prefilter as text.
 fn text_bytes(tree: &Tree) -> u64 {
-    let size = |id: &u32| match tree.entry(*id).content {
+    let size = |id: &u32| match tree.entry(*id).content() {
         Content::Text { size, .. } => size,
         _ => 0,
     };
@@ -252,7 +252,7 @@ fn read_batch(shared: &Shared, scratches: &mut Vec<Scratch>, cores: usize) -> bo
             };
             let entry = state.trees[root].entry(id);
             if entry.kind == Kind::File
-                && entry.content == Content::Unknown
+                && entry.content() == Content::Unknown
                 && watched_parent(&state, root, &entry.path)
             {
                 batch.push(Unread { root, id, generation: entry.generation, path: entry.path.clone() });
@@ -279,15 +279,15 @@ fn read_batch(shared: &Shared, scratches: &mut Vec<Scratch>, cores: usize) -> bo
         let Some(tree) = trees.get_mut(file.root) else {
             break;
         };
-        let entry = tree.entry_mut(file.id);
+        let entry = tree.entry(file.id);
         if entry.kind != Kind::File
             || entry.generation != file.generation
-            || entry.content != Content::Unknown
+            || entry.content() != Content::Unknown
         {
             continue;
         }
         let over_budget = signatures.memory() >= shared.options.max_memory;
-        entry.content = match outcome {
+        let content = match outcome {
             Outcome::Text { size, grams } if !over_budget => {
                 *bytes += size;
                 Content::Text { size, slot: signatures.insert(&grams) }
@@ -297,7 +297,8 @@ fn read_batch(shared: &Shared, scratches: &mut Vec<Scratch>, cores: usize) -> bo
             }
             _ => Content::Opaque,
         };
-        entry.stamp = stamp;
+        tree.set_content(file.id, content);
+        tree.entry_mut(file.id).stamp = stamp;
     }
     finish_reading(shared, &mut state);
     shared.notify();

@@ -52,7 +52,7 @@ fn ruled_out(index: &Index, path: &str, literal: &str) -> bool {
     let skipped = SkipCounters::default();
     let mut entries = view.walk(0, b"", None, None, &skipped);
     let entry = entries.find(|(_, entry, _, _)| &*entry.path == path.as_bytes()).expect("listed").1;
-    prefilter.rules_out(&entry.content).is_some()
+    prefilter.rules_out(entry).is_some()
 }
 
 fn with_watcher(index: &Index, change: impl FnOnce(&mut super::Watcher)) {

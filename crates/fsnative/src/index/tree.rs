@@ -58,12 +58,13 @@ pub(crate) struct Entry {
     pub kind: Kind,
     /// Depth below the root: 1 for an entry of the root directory.
     pub depth: u16,
-    /// Directories: what listing it left out.
-    pub skips: ListingSkips,
+    /// Directories: what listing it left out. Written through [`Tree::set_skips`] alone.
+    skips: ListingSkips,
     /// Bumped at every change of the file, so a signature computed from older contents is
     /// not installed.
     pub generation: u32,
-    pub content: Content,
+    /// Written through [`Tree::set_content`] alone, which keeps the tree's sieve in step.
+    content: Content,
     /// Files: the stamp taken when the content was read ([`Stamp::UNKNOWN`] while it is
     /// unknown). Directories: the stamp taken when it was listed.
     pub stamp: Stamp,
@@ -92,6 +93,69 @@ impl Entry {
             utf8,
         }
     }
+
+    /// A file of a stored list, its content and stamp as stored.
+    pub fn stored_file(path: Box<[u8]>, content: Content, stamp: Stamp) -> Entry {
+        Entry { content, stamp, ..Entry::new(path, Kind::File, ListingSkips::default()) }
+    }
+
+    /// What is known of the file's content.
+    pub fn content(&self) -> Content {
+        self.content
+    }
+
+    /// Directories: what listing it left out.
+    pub fn skips(&self) -> ListingSkips {
+        self.skips
+    }
+}
+
+/// What a search's prefilter pass needs of an entry: whether it can skip the entry without
+/// reading it, and for a file it may rule out, the signature slot and what searching the file
+/// would count. Kept in a column of its own beside the entries, so that ruling files out
+/// streams 16 bytes an entry rather than whole entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Sieve {
+    pub tag: SieveTag,
+    /// The signature's slot (files read as text or measured).
+    pub slot: u32,
+    /// What a search counts as read: the size of a text file, the measured bytes of another.
+    pub bytes: u64,
+    pub binary: bool,
+}
+
+/// What kind of entry a [`Sieve`] stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SieveTag {
+    /// A file read as text: its signature is in `slot`.
+    Text,
+    /// A file read with a NUL or a byte-order mark: its signature is in `slot`.
+    Measured,
+    /// A file whose content the prefilter does not know: always searched.
+    Unknown,
+    /// A directory whose listing left something out (a search counts it).
+    Skipping,
+    /// Nothing a search reads or counts: a directory whose listing left nothing out, a link, a
+    /// free number.
+    Passive,
+}
+
+impl Sieve {
+    /// The sieve of `entry`.
+    pub fn of(entry: &Entry) -> Sieve {
+        let plain = |tag| Sieve { tag, slot: 0, bytes: 0, binary: false };
+        match (entry.kind, entry.content) {
+            (Kind::File, Content::Text { size, slot }) => {
+                Sieve { tag: SieveTag::Text, slot, bytes: size, binary: false }
+            }
+            (Kind::File, Content::Measured { slot, bytes, binary_offset }) => {
+                Sieve { tag: SieveTag::Measured, slot, bytes, binary: binary_offset.is_some() }
+            }
+            (Kind::File, _) => plain(SieveTag::Unknown),
+            (Kind::Dir, _) if entry.skips != ListingSkips::default() => plain(SieveTag::Skipping),
+            _ => plain(SieveTag::Passive),
+        }
+    }
 }
 
 /// The entries of one root in walk order (each directory's entries sorted by name, a
@@ -99,6 +163,8 @@ impl Entry {
 #[derive(Debug, Default)]
 pub(crate) struct Tree {
     entries: Vec<Entry>,
+    /// Each entry's [`Sieve`], by number.
+    sieve: Vec<Sieve>,
     free: Vec<EntryId>,
     /// Live entry numbers in walk order.
     order: Vec<EntryId>,
@@ -145,7 +211,8 @@ impl Tree {
         root_stamps: DirStamps,
     ) -> Tree {
         let order = (0..entries.len() as EntryId).collect();
-        Tree { entries, free: Vec::new(), order, root_skips, root_stamps, ignores }
+        let sieve = entries.iter().map(Sieve::of).collect();
+        Tree { entries, sieve, free: Vec::new(), order, root_skips, root_stamps, ignores }
     }
 
     /// Number of live entries.
@@ -161,6 +228,27 @@ impl Tree {
         &mut self.entries[id as usize]
     }
 
+    /// The sieve of the entry `id`.
+    #[inline]
+    pub fn sieve(&self, id: EntryId) -> Sieve {
+        self.sieve[id as usize]
+    }
+
+    /// Records what is known of the file `id`'s content; returns what was.
+    pub fn set_content(&mut self, id: EntryId, content: Content) -> Content {
+        let entry = &mut self.entries[id as usize];
+        let old = std::mem::replace(&mut entry.content, content);
+        self.sieve[id as usize] = Sieve::of(entry);
+        old
+    }
+
+    /// Records what listing the directory `id` left out.
+    pub fn set_skips(&mut self, id: EntryId, skips: ListingSkips) {
+        let entry = &mut self.entries[id as usize];
+        entry.skips = skips;
+        self.sieve[id as usize] = Sieve::of(entry);
+    }
+
     /// Entry numbers in walk order.
     pub fn order(&self) -> &[EntryId] {
         &self.order
@@ -171,10 +259,12 @@ impl Tree {
         match self.free.pop() {
             Some(id) => {
                 let generation = self.entries[id as usize].generation.wrapping_add(1);
+                self.sieve[id as usize] = Sieve::of(&entry);
                 self.entries[id as usize] = Entry { generation, ..entry };
                 id
             }
             None => {
+                self.sieve.push(Sieve::of(&entry));
                 self.entries.push(entry);
                 (self.entries.len() - 1) as EntryId
             }
@@ -190,7 +280,7 @@ impl Tree {
         entry.stamp = Stamp::UNKNOWN;
         self.ignores.remove(&id);
         self.free.push(id);
-        std::mem::replace(&mut entry.content, Content::Unknown)
+        self.set_content(id, Content::Unknown)
     }
 
     /// The stamps of the directory `id` (`None`: the root), taken when it was listed.
@@ -253,6 +343,7 @@ impl Tree {
     pub fn memory(&self) -> usize {
         let paths: usize = self.order.iter().map(|&id| self.entries[id as usize].path.len()).sum();
         self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.sieve.capacity() * std::mem::size_of::<Sieve>()
             + paths
             + (self.order.capacity() + self.free.capacity()) * std::mem::size_of::<EntryId>()
             // A slot of the map, and its control byte.
@@ -269,6 +360,31 @@ mod tests {
         let mut paths = vec!["a.txt", "a/b", "a", "a-b", "a/b/c", "ab"];
         paths.sort_by(|a, b| walk_order(a.as_bytes(), b.as_bytes()));
         assert_eq!(paths, ["a", "a/b", "a/b/c", "a-b", "a.txt", "ab"]);
+    }
+
+    #[test]
+    fn the_sieve_follows_every_change_of_kind_content_and_skips() {
+        let mut tree = Tree::default();
+        let dir = tree.add(Entry::new(b"d".as_slice().into(), Kind::Dir, ListingSkips::default()));
+        let file = tree.add(Entry::new(b"d/f".as_slice().into(), Kind::File, ListingSkips::default()));
+        tree.splice(0..0, vec![dir, file]);
+        let in_step =
+            |tree: &Tree| tree.order().iter().all(|&id| tree.sieve(id) == Sieve::of(tree.entry(id)));
+        assert_eq!(tree.sieve(dir).tag, SieveTag::Passive);
+        assert_eq!(tree.sieve(file).tag, SieveTag::Unknown);
+        tree.set_skips(dir, ListingSkips { special: 1, errors: 0 });
+        assert_eq!(tree.sieve(dir).tag, SieveTag::Skipping);
+        tree.set_content(file, Content::Text { size: 7, slot: 3 });
+        assert_eq!(tree.sieve(file), Sieve { tag: SieveTag::Text, slot: 3, bytes: 7, binary: false });
+        assert!(in_step(&tree));
+        tree.set_content(file, Content::Measured { slot: 4, bytes: 9, binary_offset: Some(2) });
+        assert_eq!(tree.sieve(file), Sieve { tag: SieveTag::Measured, slot: 4, bytes: 9, binary: true });
+        let removed = tree.splice(1..2, Vec::new());
+        assert_eq!(tree.remove(removed[0]), Content::Measured { slot: 4, bytes: 9, binary_offset: Some(2) });
+        assert_eq!(tree.sieve(file).tag, SieveTag::Passive, "a free number is never searched");
+        let reused = tree.add(Entry::stored_file(b"d/g".as_slice().into(), Content::Opaque, Stamp::UNKNOWN));
+        assert_eq!(tree.sieve(reused).tag, SieveTag::Unknown);
+        assert!(in_step(&tree));
     }
 
     #[test]

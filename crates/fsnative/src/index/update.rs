@@ -157,14 +157,15 @@ impl Lists<'_> {
 
     /// Marks file `id` of `root` as changed: its signature is dropped and it is read again.
     fn touch(&mut self, root: usize, id: EntryId) {
-        let entry = self.trees[root].entry_mut(id);
+        let tree = &mut self.trees[root];
+        let entry = tree.entry_mut(id);
         if entry.kind != Kind::File {
             return;
         }
         self.cache.invalidate(root, id);
         entry.generation = entry.generation.wrapping_add(1);
         entry.stamp = Stamp::UNKNOWN;
-        let old = std::mem::replace(&mut entry.content, Content::Unknown);
+        let old = tree.set_content(id, Content::Unknown);
         free_signature(self.signatures, old);
         self.unread.push((root, id));
     }
@@ -305,7 +306,7 @@ fn set_listing(tree: &mut Tree, dir: &[u8], listing: Listing) {
         tree.root_skips = listing.skips;
         tree.set_dir_stamps(None, listing.stamps);
     } else if let Some(id) = tree.find(dir) {
-        tree.entry_mut(id).skips = listing.skips;
+        tree.set_skips(id, listing.skips);
         tree.set_dir_stamps(Some(id), listing.stamps);
     }
 }

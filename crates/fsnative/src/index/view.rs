@@ -1,12 +1,13 @@
 //! What a search reads from the index: the entries below a target in walk order, and which
 //! files a pattern rules out. A view holds the index's read lock for the search's length.
 
+use std::cell::Cell;
 use std::sync::RwLockReadGuard;
 
 use super::cache::{CacheKey, ContentCache};
 use super::content::RuledOut;
 use super::query::GramQuery;
-use super::tree::{depth_of, Content, Entry, EntryId, Kind, ListingSkips};
+use super::tree::{depth_of, Content, Entry, EntryId, Kind, ListingSkips, Sieve, SieveTag, Tree};
 use super::State;
 use crate::walk::SkipCounters;
 
@@ -27,6 +28,7 @@ pub(crate) struct Unsearched {
 }
 
 impl Unsearched {
+    #[inline]
     pub fn add(&mut self, other: Unsearched) {
         self.files += other.files;
         self.bytes += other.bytes;
@@ -45,18 +47,71 @@ pub(crate) struct Prefilter {
 impl Prefilter {
     /// What searching a file with this content would have counted, when the pattern cannot
     /// match it; `None` when it must be searched.
-    pub fn rules_out(&self, content: &Content) -> Option<Unsearched> {
-        match *content {
-            Content::Text { size, slot } if self.ruled_out.contains(slot) => {
-                Some(Unsearched { files: 1, bytes: size, binary: 0 })
+    pub fn rules_out(&self, entry: &Entry) -> Option<Unsearched> {
+        self.sifts_out(Sieve::of(entry))
+    }
+
+    /// As [`Prefilter::rules_out`], from the entry's sieve.
+    #[inline]
+    fn sifts_out(&self, sieve: Sieve) -> Option<Unsearched> {
+        let known = match sieve.tag {
+            SieveTag::Text => true,
+            SieveTag::Measured => self.binary_known,
+            _ => false,
+        };
+        (known && self.ruled_out.contains(sieve.slot)).then_some(Unsearched {
+            files: 1,
+            bytes: sieve.bytes,
+            binary: u64::from(sieve.binary),
+        })
+    }
+}
+
+/// The files a walk yields that a prefilter does not rule out: see [`View::walk_sieved`].
+pub(crate) struct Sifted<'v> {
+    tree: &'v Tree,
+    ids: std::slice::Iter<'v, EntryId>,
+    /// The position in the order of the next of `ids`.
+    position: usize,
+    /// Files before this position are not counted.
+    cursor: usize,
+    /// Depth of the walked directory.
+    base: usize,
+    prefilter: &'v Prefilter,
+    skipped: &'v SkipCounters,
+    ruled_out: &'v Cell<Unsearched>,
+}
+
+impl<'v> Iterator for Sifted<'v> {
+    /// As [`View::walk`]'s.
+    type Item = (EntryId, &'v Entry, usize, bool);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let mut ruled_out = self.ruled_out.get();
+        let found = loop {
+            let Some(&id) = self.ids.next() else { break None };
+            let position = self.position;
+            self.position += 1;
+            let sieve = self.tree.sieve(id);
+            match sieve.tag {
+                SieveTag::Passive => continue,
+                SieveTag::Skipping => {
+                    self.tree.entry(id).skips().add_to(self.skipped);
+                    continue;
+                }
+                _ => {}
             }
-            Content::Measured { slot, bytes, binary_offset }
-                if self.binary_known && self.ruled_out.contains(slot) =>
-            {
-                Some(Unsearched { files: 1, bytes, binary: u64::from(binary_offset.is_some()) })
+            if let Some(unsearched) = self.prefilter.sifts_out(sieve) {
+                if position >= self.cursor {
+                    ruled_out.add(unsearched);
+                }
+                continue;
             }
-            _ => None,
-        }
+            let entry = self.tree.entry(id);
+            break Some((id, entry, usize::from(entry.depth) - self.base, position >= self.cursor));
+        };
+        self.ruled_out.set(ruled_out);
+        found
     }
 }
 
@@ -75,7 +130,7 @@ impl<'a> View<'a> {
     /// it is heard of).
     pub fn cache_key(&self, root: usize, id: EntryId, entry: &Entry) -> Option<CacheKey> {
         let known = entry.kind == Kind::File
-            && matches!(entry.content, Content::Text { .. } | Content::Measured { .. });
+            && matches!(entry.content(), Content::Text { .. } | Content::Measured { .. });
         if !known || !self.cache.enabled() {
             return None;
         }
@@ -101,7 +156,7 @@ impl<'a> View<'a> {
         if dir.is_empty() {
             return tree.root_skips;
         }
-        tree.find(dir).map_or_else(ListingSkips::default, |id| tree.entry(id).skips)
+        tree.find(dir).map_or_else(ListingSkips::default, |id| tree.entry(id).skips())
     }
 
     /// The entries a walk of `dir` of `root` to `max_depth` yields, in walk order, each with
@@ -131,10 +186,38 @@ impl<'a> View<'a> {
                 return None;
             }
             if entry.kind == Kind::Dir && listed(depth) {
-                entry.skips.add_to(skipped);
+                entry.skips().add_to(skipped);
             }
             Some((id, entry, depth, first + at >= start))
         })
+    }
+
+    /// The files [`View::walk`] yields to any depth, less those `prefilter` rules out: what
+    /// searching those at or after `from` would have counted is added to `ruled_out`. Read from
+    /// the sieve column, so neither a file ruled out nor a directory costs a read of its entry.
+    pub fn walk_sieved<'v>(
+        &'v self,
+        root: usize,
+        dir: &[u8],
+        from: Option<&[u8]>,
+        skipped: &'v SkipCounters,
+        prefilter: &'v Prefilter,
+        ruled_out: &'v Cell<Unsearched>,
+    ) -> Sifted<'v> {
+        let tree = &self.state.trees[root];
+        let range = tree.below(dir).unwrap_or(0..0);
+        let cursor = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
+        self.skips(root, dir).add_to(skipped);
+        Sifted {
+            tree,
+            position: range.start,
+            ids: tree.order()[range].iter(),
+            cursor,
+            base: depth_of(dir),
+            prefilter,
+            skipped,
+            ruled_out,
+        }
     }
 
     /// The live entries below the directory `dir` of `root` in walk order, each with its

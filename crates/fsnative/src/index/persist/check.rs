@@ -76,7 +76,7 @@ pub(super) fn check(dirs: &RootDirs<'_>, trees: &[Tree], watcher: &mut Watcher) 
                 let entry = tree.entry(id);
                 let key = (root, parent(&entry.path).into());
                 if entry.kind == Kind::File
-                    && entry.content != Content::Unknown
+                    && entry.content() != Content::Unknown
                     && watcher.unwatched.contains(&key)
                 {
                     stale.files.push((root, id));
@@ -131,7 +131,7 @@ fn check_part(
         };
         let name = os_str(if dir.is_empty() { &entry.path } else { &entry.path[dir.len() + 1..] });
         match entry.kind {
-            Kind::File if entry.content != Content::Unknown => {
+            Kind::File if entry.content() != Content::Unknown => {
                 let regular =
                     sys::stat_at(at.handle(), name, false).ok().filter(|stat| stat.kind == EntryType::File);
                 match regular {

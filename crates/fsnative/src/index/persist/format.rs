@@ -132,13 +132,13 @@ fn encode_tree<W: Write>(out: &mut Out<W>, tree: &Tree) -> io::Result<()> {
         match entry.kind {
             Kind::Dir => {
                 out.bytes(&[KIND_DIR])?;
-                encode_dir(out, entry.skips, tree.dir_stamps(Some(id)))?;
+                encode_dir(out, entry.skips(), tree.dir_stamps(Some(id)))?;
             }
             Kind::Symlink => out.bytes(&[KIND_SYMLINK])?,
             // The order holds live entries only.
             Kind::File | Kind::Free => {
                 out.bytes(&[KIND_FILE])?;
-                encode_content(out, entry.content, entry.stamp)?;
+                encode_content(out, entry.content(), entry.stamp)?;
             }
         }
     }
@@ -466,9 +466,8 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
         previous.clone_from(&path);
         let entry = match input.byte()? {
             KIND_FILE => {
-                let mut entry = Entry::new(path.into(), Kind::File, ListingSkips::default());
-                (entry.content, entry.stamp) = decode_content(input, slots)?;
-                entry
+                let (content, stamp) = decode_content(input, slots)?;
+                Entry::stored_file(path.into(), content, stamp)
             }
             KIND_DIR => {
                 let (skips, stamps) = decode_dir(input)?;
