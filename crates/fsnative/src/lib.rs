@@ -106,14 +106,6 @@ pub use result::{
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
 
-/// The path whose bytes are `bytes`, as a binding receives a path that is not text (a Node
-/// `Buffer`, Python's `os.fsencode`): on Unix the name's own bytes; on Windows WTF-8 (UTF-8 that
-/// may hold an unpaired surrogate), and other bytes read as UTF-8 with their faults replaced.
-/// The reverse is `OsStr::as_encoded_bytes`.
-pub fn path_from_bytes(bytes: Vec<u8>) -> std::path::PathBuf {
-    sys::path_buf(bytes)
-}
-
 /// The README's Rust example, run as a doc test (in this crate's directory) so it cannot rot.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]
