@@ -27,16 +27,12 @@ CARGO_MANIFESTS = [
     "bindings/python/Cargo.toml",
 ]
 CARGO_LOCKS = ["Cargo.lock", "crates/fsnative/fuzz/Cargo.lock"]
+WORKSPACE = "Cargo.toml"
+NPM_MANIFEST = "npm/package.json"
+NPM_LOCK = "npm/package-lock.json"
+PYPROJECT = "python/pyproject.toml"
 DOCS = ["README.md", "docs/install.md", "docs/drop-ins.md", "npm/README.md", "python/README.md"]
-FILES = [
-    "Cargo.toml",
-    *CARGO_MANIFESTS,
-    *CARGO_LOCKS,
-    "npm/package.json",
-    "npm/package-lock.json",
-    "python/pyproject.toml",
-    *DOCS,
-]
+FILES = [WORKSPACE, *CARGO_MANIFESTS, *CARGO_LOCKS, NPM_MANIFEST, NPM_LOCK, PYPROJECT, *DOCS]
 """Every file this script reads or writes, relative to the repository."""
 
 VERSION = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?")
@@ -50,16 +46,16 @@ ARTIFACT = r"(fsnative(?:-[a-z][a-z0-9_]*)*-){}(?=\.tgz|\.tar\.gz|-cp)"
 def places(root: Path) -> list[tuple[str, str]]:
     """Each place the version is written, as (description, version)."""
     found: list[tuple[str, str]] = []
-    workspace = (root / "Cargo.toml").read_text()
+    workspace = (root / WORKSPACE).read_text()
     [(_, version, _)] = WORKSPACE_VERSION.findall(workspace)
-    found.append(("Cargo.toml [workspace.package] version", version))
+    found.append((f"{WORKSPACE} [workspace.package] version", version))
     found += [
-        (f"Cargo.toml: {m.group(0).split(' =')[0]}'s version requirement", m.group(2))
+        (f"{WORKSPACE}: {m.group(0).split(' =')[0]}'s version requirement", m.group(2))
         for m in PATH_DEPENDENCY.finditer(workspace)
     ]
     for name in CARGO_MANIFESTS:
         text = (root / name).read_text()
-        if not re.search(r"(?m)^version\.workspace = true$", text):
+        if not inherits_version(text):
             [(_, own, _)] = PROJECT_VERSION.findall(text)
             found.append((f"{name} version", own))
     for name in CARGO_LOCKS:
@@ -67,20 +63,17 @@ def places(root: Path) -> list[tuple[str, str]]:
             (f"{name}: {m.group(1).split(chr(34))[1]}", m.group(2))
             for m in LOCKED_CRATE.finditer((root / name).read_text())
         ]
-    manifest = json.loads((root / "npm/package.json").read_text())
-    found.append(("npm/package.json version", manifest["version"]))
-    found += [(f"npm/package.json optionalDependencies {n}", v) for n, v in pins(manifest).items()]
-    lock = json.loads((root / "npm/package-lock.json").read_text())
-    found.append(("npm/package-lock.json version", lock["version"]))
-    found.append(('npm/package-lock.json packages[""] version', lock["packages"][""]["version"]))
-    found += [
-        (f'npm/package-lock.json packages[""] optionalDependencies {n}', v)
-        for n, v in pins(lock["packages"][""]).items()
-    ]
+    manifest = json.loads((root / NPM_MANIFEST).read_text())
+    found.append((f"{NPM_MANIFEST} version", manifest["version"]))
+    found += [(f"{NPM_MANIFEST} optionalDependencies {n}", v) for n, v in pins(manifest).items()]
+    lock = json.loads((root / NPM_LOCK).read_text())
+    found.append((f"{NPM_LOCK} version", lock["version"]))
+    found.append((f'{NPM_LOCK} packages[""] version', lock["packages"][""]["version"]))
+    found += [(f'{NPM_LOCK} packages[""] optionalDependencies {n}', v) for n, v in pins(lock["packages"][""]).items()]
     project = project_table(root)
-    if not re.search(r'(?m)^dynamic = \[[^]]*"version"', project):
+    if not version_is_dynamic(project):
         [(_, own, _)] = PROJECT_VERSION.findall(project)
-        found.append(("python/pyproject.toml [project] version", own))
+        found.append((f"{PYPROJECT} [project] version", own))
     for name in DOCS:
         text = (root / name).read_text()
         found += [
@@ -94,9 +87,19 @@ def pins(manifest: dict) -> dict[str, str]:
     return {name: pin for name, pin in manifest.get("optionalDependencies", {}).items() if name.startswith("fsnative-")}
 
 
+def inherits_version(manifest: str) -> bool:
+    """A member crate's manifest takes the workspace's version (`version.workspace = true`)."""
+    return re.search(r"(?m)^version\.workspace = true$", manifest) is not None
+
+
+def version_is_dynamic(project: str) -> bool:
+    """The [project] table leaves its version to the build (maturin: Cargo's)."""
+    return re.search(r'(?m)^dynamic = \[[^]]*"version"', project) is not None
+
+
 def project_table(root: Path) -> str:
     """The [project] table of python/pyproject.toml, as text."""
-    text = (root / "python/pyproject.toml").read_text()
+    text = (root / PYPROJECT).read_text()
     return re.search(r"(?ms)^\[project\]\n(.*?)(?=^\[|\Z)", text).group(1)
 
 
@@ -106,14 +109,14 @@ def set_version(root: Path, new: str) -> None:
     def replace(pattern: re.Pattern, text: str, count: int = 0) -> str:
         return pattern.sub(lambda m: m.group(1) + new + m.group(3), text, count=count)
 
-    old = dict(places(root))["Cargo.toml [workspace.package] version"]
-    edit(root, "Cargo.toml", lambda t: replace(PATH_DEPENDENCY, replace(WORKSPACE_VERSION, t)))
+    old = dict(places(root))[f"{WORKSPACE} [workspace.package] version"]
+    edit(root, WORKSPACE, lambda t: replace(PATH_DEPENDENCY, replace(WORKSPACE_VERSION, t)))
     for name in CARGO_MANIFESTS:
-        if not re.search(r"(?m)^version\.workspace = true$", (root / name).read_text()):
+        if not inherits_version((root / name).read_text()):
             edit(root, name, lambda t: replace(PROJECT_VERSION, t, count=1))
     for name in CARGO_LOCKS:
         edit(root, name, lambda t: replace(LOCKED_CRATE, t))
-    for name in ("npm/package.json", "npm/package-lock.json"):
+    for name in (NPM_MANIFEST, NPM_LOCK):
         data = json.loads((root / name).read_text())
         for manifest in (data, data.get("packages", {}).get("")):
             if manifest is None:
@@ -122,8 +125,8 @@ def set_version(root: Path, new: str) -> None:
             manifest.get("optionalDependencies", {}).update(dict.fromkeys(pins(manifest), new))
         (root / name).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     project = project_table(root)
-    if not re.search(r'(?m)^dynamic = \[[^]]*"version"', project):
-        edit(root, "python/pyproject.toml", lambda t: t.replace(project, replace(PROJECT_VERSION, project, count=1)))
+    if not version_is_dynamic(project):
+        edit(root, PYPROJECT, lambda t: t.replace(project, replace(PROJECT_VERSION, project, count=1)))
     for name in DOCS:
         edit(root, name, lambda t: re.sub(ARTIFACT.format(re.escape(old)), lambda m: m.group(1) + new, t))
 

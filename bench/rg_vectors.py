@@ -64,169 +64,38 @@ TREES = {
     },
 }
 
-# (name, tree, request args, rg flags, render)
+# (name, tree, pattern, rg flags): the request and its render options follow from the flags
+# (request_for, render_for), so that the two cannot disagree.
 VECTORS = [
-    ("rg/json-stats", "rg-stats", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
-    (
-        "rg/json-stats-context",
-        "rg-stats",
-        {"patterns": "foo", "context": 1},
-        ["--json", "-C1"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/json-stats-invert",
-        "rg-stats",
-        {"patterns": "foo", "invert": True},
-        ["--json", "-v"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/json-invert-context",
-        "rg-stats",
-        {"patterns": "foo", "invert": True, "context": 1},
-        ["--json", "-v", "-C1"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/json-stats-empty-matches",
-        "rg-stats",
-        {"patterns": "x*"},
-        ["--json"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/standard",
-        "rg-late-nul",
-        {"patterns": "foo"},
-        ["-n"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/heading",
-        "rg-late-nul",
-        {"patterns": "foo"},
-        ["-n", "--heading"],
-        {"format": "standard", "path_style": "relative", "heading": True},
-    ),
-    (
-        "rg/late-nul/heading-no-names",
-        "rg-late-nul",
-        {"patterns": "foo"},
-        ["-n", "--heading", "-I"],
-        {"format": "standard", "path_style": "relative", "heading": True, "with_filename": False},
-    ),
-    ("rg/late-nul/json", "rg-late-nul", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
-    (
-        "rg/late-nul/count",
-        "rg-late-nul",
-        {"patterns": "foo", "mode": "count"},
-        ["-c"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/files",
-        "rg-late-nul",
-        {"patterns": "foo", "mode": "files"},
-        ["-l"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/files-invert",
-        "rg-late-nul",
-        {"patterns": "zzzz", "invert": True, "mode": "files"},
-        ["-l", "-v"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/count",
-        "rg-multiline",
-        {"patterns": "foo\\nbar", "multiline": True, "mode": "count"},
-        ["-U", "-c"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/count-one-line-pattern",
-        "rg-multiline",
-        {"patterns": "foo", "multiline": True, "mode": "count"},
-        ["-U", "-c"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/json",
-        "rg-multiline",
-        {"patterns": "foo\\nbar", "multiline": True},
-        ["-U", "--json"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/json-terminator",
-        "rg-multiline",
-        {"patterns": "bar\\n", "multiline": True},
-        ["-U", "--json"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/standard",
-        "rg-multiline",
-        {"patterns": "foo\\nbar", "multiline": True},
-        ["-U", "-n"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/count-max-count",
-        "rg-multiline-max-count",
-        {"patterns": "def.*\\n.*return", "multiline": True, "mode": "count", "max_count_per_file": 1},
-        ["-U", "-c", "-m1"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/multiline/max-count",
-        "rg-multiline-max-count",
-        {"patterns": "def.*\\n.*return", "multiline": True, "max_count_per_file": 1},
-        ["-U", "-n", "-m1"],
-        {"format": "standard", "path_style": "relative"},
-    ),
+    ("rg/json-stats", "rg-stats", "foo", ["--json"]),
+    ("rg/json-stats-context", "rg-stats", "foo", ["--json", "-C1"]),
+    ("rg/json-stats-invert", "rg-stats", "foo", ["--json", "-v"]),
+    ("rg/json-invert-context", "rg-stats", "foo", ["--json", "-v", "-C1"]),
+    ("rg/json-stats-empty-matches", "rg-stats", "x*", ["--json"]),
+    ("rg/late-nul/standard", "rg-late-nul", "foo", ["-n"]),
+    ("rg/late-nul/heading", "rg-late-nul", "foo", ["-n", "--heading"]),
+    ("rg/late-nul/heading-no-names", "rg-late-nul", "foo", ["-n", "--heading", "-I"]),
+    ("rg/late-nul/json", "rg-late-nul", "foo", ["--json"]),
+    ("rg/late-nul/count", "rg-late-nul", "foo", ["-c"]),
+    ("rg/late-nul/files", "rg-late-nul", "foo", ["-l"]),
+    ("rg/late-nul/files-invert", "rg-late-nul", "zzzz", ["-l", "-v"]),
+    ("rg/multiline/count", "rg-multiline", "foo\\nbar", ["-U", "-c"]),
+    ("rg/multiline/count-one-line-pattern", "rg-multiline", "foo", ["-U", "-c"]),
+    ("rg/multiline/json", "rg-multiline", "foo\\nbar", ["-U", "--json"]),
+    ("rg/multiline/json-terminator", "rg-multiline", "bar\\n", ["-U", "--json"]),
+    ("rg/multiline/standard", "rg-multiline", "foo\\nbar", ["-U", "-n"]),
+    ("rg/multiline/count-max-count", "rg-multiline-max-count", "def.*\\n.*return", ["-U", "-c", "-m1"]),
+    ("rg/multiline/max-count", "rg-multiline-max-count", "def.*\\n.*return", ["-U", "-n", "-m1"]),
     # The multiline search meets the late NUL on the line before the last match, past a gap:
     # with -B1 rg has printed the group's `--` and quits on its first line; with -B2 it prints
     # the `--` and that group's first line, then quits.
-    (
-        "rg/late-nul/multiline-break",
-        "rg-late-nul",
-        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 1},
-        ["-U", "-n", "-B1"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/multiline-break-heading",
-        "rg-late-nul",
-        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 1},
-        ["-U", "-n", "-B1", "--heading"],
-        {"format": "standard", "path_style": "relative", "heading": True},
-    ),
-    (
-        "rg/late-nul/multiline-break-context",
-        "rg-late-nul",
-        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 2},
-        ["-U", "-n", "-B2"],
-        {"format": "standard", "path_style": "relative"},
-    ),
-    (
-        "rg/late-nul/multiline-break-json",
-        "rg-late-nul",
-        {"patterns": "(first|middle|nul)\\n", "multiline": True, "before_context": 2},
-        ["-U", "--json", "-B2"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    ("rg/bytes/json", "rg-bytes", {"patterns": "foo|na.ve"}, ["--json"], {"format": "json", "path_style": "relative"}),
-    (
-        "rg/bytes/json-invert-context",
-        "rg-bytes",
-        {"patterns": "bar", "invert": True, "context": 1},
-        ["--json", "-v", "-C1"],
-        {"format": "json", "path_style": "relative"},
-    ),
-    ("rg/names/json", "rg-names", {"patterns": "foo"}, ["--json"], {"format": "json", "path_style": "relative"}),
+    ("rg/late-nul/multiline-break", "rg-late-nul", "(first|middle|nul)\\n", ["-U", "-n", "-B1"]),
+    ("rg/late-nul/multiline-break-heading", "rg-late-nul", "(first|middle|nul)\\n", ["-U", "-n", "-B1", "--heading"]),
+    ("rg/late-nul/multiline-break-context", "rg-late-nul", "(first|middle|nul)\\n", ["-U", "-n", "-B2"]),
+    ("rg/late-nul/multiline-break-json", "rg-late-nul", "(first|middle|nul)\\n", ["-U", "--json", "-B2"]),
+    ("rg/bytes/json", "rg-bytes", "foo|na.ve", ["--json"]),
+    ("rg/bytes/json-invert-context", "rg-bytes", "bar", ["--json", "-v", "-C1"]),
+    ("rg/names/json", "rg-names", "foo", ["--json"]),
     # (No absolute-path JSON vector: a non-UTF-8 absolute path's base64 and every
     # bytes_printed would depend on where the runner puts the fixture.)
 ]
@@ -253,6 +122,43 @@ def build(tree: dict, base: Path):
             f.write(bytes.fromhex(text["hex"]) if isinstance(text, dict) else text.encode("utf-8"))
 
 
+# rg's flags that set a request option, and the option; a number after the flag is its value.
+REQUEST_FLAGS = {
+    "-U": ("multiline", True),
+    "-v": ("invert", True),
+    "-c": ("mode", "count"),
+    "-l": ("mode", "files"),
+    "-m": ("max_count_per_file", int),
+    "-C": ("context", int),
+    "-B": ("before_context", int),
+}
+# The flags that change only how the answer is printed (render_for), and `--`: the root named
+# after the pattern.
+RENDER_FLAGS = {"--json", "-n", "--heading", "-I", "--"}
+
+
+def request_for(pattern: str, flags: list[str]) -> dict:
+    """The grep request that asks what `rg -e PATTERN FLAGS` asks (keys in one order)."""
+    request = {"patterns": pattern}
+    for flag in flags:
+        if flag in RENDER_FLAGS:
+            continue
+        key, value = REQUEST_FLAGS[flag[:2]]
+        request[key] = value(flag[2:]) if value is int else value
+    order = ["patterns", *dict.fromkeys(key for key, _ in REQUEST_FLAGS.values())]
+    return {key: request[key] for key in sorted(request, key=order.index)}
+
+
+def render_for(flags: list[str]) -> dict:
+    """The render options that print what rg prints with these flags (paths relative to the root)."""
+    render = {"format": "json" if "--json" in flags else "standard", "path_style": "relative"}
+    if "--heading" in flags:
+        render["heading"] = True
+    if "-I" in flags:
+        render["with_filename"] = False
+    return render
+
+
 def strip_timings(value):
     if isinstance(value, dict):
         return {k: strip_timings(v) for k, v in value.items() if k not in ("elapsed", "elapsed_total")}
@@ -269,13 +175,13 @@ def main():
     assert version.startswith("ripgrep 15.1.0"), version
     vectors = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name, tree, request, flags, render in VECTORS:
+        for name, tree, pattern, flags in VECTORS:
+            request, render = request_for(pattern, flags), render_for(flags)
             base = Path(tmp, name.replace("/", "_")).resolve()
             build(TREES[tree], base)
             common = ["--no-config", "--sort", "path", "--no-require-git", "--color", "never"]
-            patterns = request["patterns"]
             argv = common + flags[: flags.index("--")] if "--" in flags else common + flags
-            argv = argv + ["-e", patterns] + (["--", str(base / "root")] if "--" in flags else [])
+            argv = argv + ["-e", pattern] + (["--", str(base / "root")] if "--" in flags else [])
             run = subprocess.run([args.rg] + argv, cwd=base / "root", capture_output=True)
             assert run.returncode in (0, 1), run.stderr
             out = run.stdout.replace(os.fsencode(base), b"$T").decode("utf-8")

@@ -4,8 +4,9 @@
 // Each tool answers as Terraphim's does, one line per text block: a `Found …` header, then
 // `rel:line:text` lines (`rel` relative to `path`), or one path per file with
 // `output_mode: 'files'`, and last `next_cursor: TOKEN` when there is more. Grep searches
-// plain text, smart case, skips files over 10 MiB, reports at most 200 lines per file and cuts
-// lines at 512 bytes. Where it differs from Terraphim on purpose:
+// plain text, smart case, skips files over `MAX_FILESIZE` bytes, reports at most
+// `MATCHES_PER_FILE` lines per file and cuts lines at `MAX_LINE_BYTES` bytes (the limits below,
+// the core's). Where it differs from Terraphim on purpose:
 // - a page never loses matches: the cursor (URL-safe base64 without padding, as Terraphim's)
 //   is the core's own and goes on from the match a page stopped at, also inside a file;
 // - a cursor that does not decode, or that belongs to other arguments, is an error
@@ -95,14 +96,15 @@ export class FffTools {
  */
 export function main(argv?: string[]): Promise<void>;
 
-// The limits below are the core's (render::fff::tools), read from the addon at load.
-/** Paths `find_files` lists by default: 20. */
+// The limits below are the core's (render::fff::tools, whose docs give their values), read
+// from the addon at load.
+/** Paths `find_files` lists by default. */
 export const FIND_LIMIT: number;
-/** Matching lines (or files) in a grep page by default: 50. */
+/** Matching lines (or files) in a grep page by default. */
 export const GREP_LIMIT: number;
-/** Files larger than this are not searched: 10 MiB. */
+/** Files larger than this many bytes are not searched. */
 export const MAX_FILESIZE: number;
-/** Matching lines reported per file at most: 200. */
+/** Matching lines reported per file at most. */
 export const MATCHES_PER_FILE: number;
-/** Lines are cut to this many bytes, at a character boundary: 512. */
+/** Lines are cut to this many bytes, at a character boundary. */
 export const MAX_LINE_BYTES: number;

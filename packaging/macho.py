@@ -29,17 +29,14 @@ library built on a Mac, by Apple's linker, does not).
 
 from __future__ import annotations
 
-import argparse
 import re
 import struct
 import sys
-import tarfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from check_report import report  # packaging/, beside this script
+import library_check  # packaging/, beside this script
 
 MH_MAGIC_64 = 0xFEEDFACF
 FAT_MAGICS = {0xCAFEBABE, 0xBEBAFECA, 0xCAFEBABF, 0xBFBAFECA}
@@ -428,51 +425,29 @@ def check(data: bytes, kind: str, arch: str, min_os: str) -> tuple[list[str], st
 
 def artifact_modules(directory: Path) -> list[tuple[str, str, str, str, bytes]]:
     """The macOS modules in a dist-all directory: (artifact, kind, arch, min_os, bytes)."""
-    found = []
+    targets = []
     for arch, min_os in TARGETS.values():
-        node_arch = "arm64" if arch == "arm64" else "x64"
-        tag = f"macosx_{min_os.replace('.', '_')}_{arch}"
-        for tgz in sorted(directory.glob(f"fsnative-darwin-{node_arch}-*.tgz")):
-            member = f"package/fsnative.darwin-{node_arch}.node"
-            with tarfile.open(tgz) as archive:
-                try:
-                    addon = archive.extractfile(member)
-                except KeyError:
-                    addon = None
-                if addon is None:
-                    raise MachOError(f"{tgz.name}: no {member}")
-                found.append((tgz.name, "node", arch, min_os, addon.read()))
-        for wheel in sorted(directory.glob(f"fsnative-*-{tag}.whl")):
-            with zipfile.ZipFile(wheel) as archive:
-                modules = [n for n in archive.namelist() if re.fullmatch(r"fsnative/_fsnative[.\w-]*\.so", n)]
-                if len(modules) != 1:
-                    raise MachOError(f"{wheel.name}: expected one fsnative/_fsnative*.so, found {modules}")
-                found.append((wheel.name, "python", arch, min_os, archive.read(modules[0])))
-    return found
+        platform = "darwin-arm64" if arch == "arm64" else "darwin-x64"
+        targets.append((platform, f"macosx_{min_os.replace('.', '_')}_{arch}", (arch, min_os)))
+    return library_check.packed_modules(directory, targets, "so", MachOError)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kind", choices=sorted(KINDS))
-    parser.add_argument("--arch", choices=sorted(CPU_TYPES.values()))
-    parser.add_argument("--min-os")
-    parser.add_argument("--artifacts", type=Path, help="check every macOS artifact in this directory")
-    parser.add_argument("files", nargs="*", type=Path)
-    args = parser.parse_args(argv)
-    if args.artifacts:
-        try:
-            checks = artifact_modules(args.artifacts)
-        except (MachOError, OSError, tarfile.TarError, zipfile.BadZipFile) as err:
-            print(f"macho: {err}", file=sys.stderr)
-            return 1
-        if not checks:
-            print(f"macho: no macOS artifact in {args.artifacts}", file=sys.stderr)
-            return 1
-    else:
-        if not (args.kind and args.arch and args.min_os and args.files):
-            parser.error("give --kind, --arch, --min-os and FILE..., or --artifacts DIR")
-        checks = [(str(f), args.kind, args.arch, args.min_os, f.read_bytes()) for f in args.files]
-    return report((name, *check(data, kind, arch, min_os)) for name, kind, arch, min_os, data in checks)
+    options: dict[str, dict[str, Any]] = {
+        "--kind": {"choices": sorted(KINDS)},
+        "--arch": {"choices": sorted(CPU_TYPES.values())},
+        "--min-os": {},
+    }
+    return library_check.main(
+        argv,
+        tool="macho",
+        doc=__doc__,
+        platform="macOS",
+        options=options,
+        artifact_modules=artifact_modules,
+        check=check,
+        error=MachOError,
+    )
 
 
 if __name__ == "__main__":

@@ -22,17 +22,11 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 
-suites=(node python)
-if [[ "${1:-}" == node || "${1:-}" == python ]]; then
-    suites=("$1")
-    shift
-fi
-if [[ $# -ne 1 || ! -d "$1" ]]; then
-    echo "usage: $0 [node|python] ARTIFACT_DIR" >&2
-    exit 2
-fi
-artifacts="$(cd "$1" && pwd)"
-version="$(node -p "require('$repo/npm/package.json').version")"
+# shellcheck source=packaging/runner-arguments.sh
+source "$here/runner-arguments.sh"
+
+runner_arguments "node python" "$@"
+if [[ -n "$word" ]]; then suites=("$word"); else suites=(node python); fi
 work="$repo/target/platforms-native"
 summary="$work/summary.txt"
 status=0

@@ -20,16 +20,13 @@ the file is
 
 from __future__ import annotations
 
-import argparse
 import re
 import struct
 import sys
-import tarfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from check_report import report  # packaging/, beside this script
+import library_check  # packaging/, beside this script
 
 MACHINES = {0x8664: "x64", 0xAA64: "arm64", 0x14C: "x86"}
 PE32_PLUS = 0x20B
@@ -208,48 +205,21 @@ def check(data: bytes, kind: str, arch: str) -> tuple[list[str], str]:
 
 def artifact_modules(directory: Path) -> list[tuple[str, str, str, bytes]]:
     """The Windows modules in a dist-all directory: (artifact, kind, arch, bytes)."""
-    found = []
-    for arch, tag in WHEEL_TAGS.items():
-        for tgz in sorted(directory.glob(f"fsnative-win32-{arch}-gnu-*.tgz")):
-            member = f"package/fsnative.win32-{arch}-gnu.node"
-            with tarfile.open(tgz) as archive:
-                try:
-                    addon = archive.extractfile(member)
-                except KeyError:
-                    addon = None
-                if addon is None:
-                    raise PEError(f"{tgz.name}: no {member}")
-                found.append((tgz.name, "node", arch, addon.read()))
-        for wheel in sorted(directory.glob(f"fsnative-*-{tag}.whl")):
-            with zipfile.ZipFile(wheel) as archive:
-                modules = [n for n in archive.namelist() if re.fullmatch(r"fsnative/_fsnative[.\w-]*\.pyd", n)]
-                if len(modules) != 1:
-                    raise PEError(f"{wheel.name}: expected one fsnative/_fsnative*.pyd, found {modules}")
-                found.append((wheel.name, "python", arch, archive.read(modules[0])))
-    return found
+    targets = [(f"win32-{arch}-gnu", tag, (arch,)) for arch, tag in WHEEL_TAGS.items()]
+    return library_check.packed_modules(directory, targets, "pyd", PEError)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--kind", choices=sorted(KINDS))
-    parser.add_argument("--arch", choices=sorted(WHEEL_TAGS))
-    parser.add_argument("--artifacts", type=Path, help="check every Windows artifact in this directory")
-    parser.add_argument("files", nargs="*", type=Path)
-    args = parser.parse_args(argv)
-    if args.artifacts:
-        try:
-            checks = artifact_modules(args.artifacts)
-        except (PEError, OSError, tarfile.TarError, zipfile.BadZipFile) as err:
-            print(f"pe: {err}", file=sys.stderr)
-            return 1
-        if not checks:
-            print(f"pe: no Windows artifact in {args.artifacts}", file=sys.stderr)
-            return 1
-    else:
-        if not (args.kind and args.arch and args.files):
-            parser.error("give --kind, --arch and FILE..., or --artifacts DIR")
-        checks = [(str(f), args.kind, args.arch, f.read_bytes()) for f in args.files]
-    return report((name, *check(data, kind, arch)) for name, kind, arch, data in checks)
+    return library_check.main(
+        argv,
+        tool="pe",
+        doc=__doc__,
+        platform="Windows",
+        options={"--kind": {"choices": sorted(KINDS)}, "--arch": {"choices": sorted(WHEEL_TAGS)}},
+        artifact_modules=artifact_modules,
+        check=check,
+        error=PEError,
+    )
 
 
 if __name__ == "__main__":

@@ -33,18 +33,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
 # shellcheck source=packaging/runtime-paths.sh
 source "$here/runtime-paths.sh"
+# shellcheck source=packaging/runner-arguments.sh
+source "$here/runner-arguments.sh"
 
-smoke=0
-if [[ "${1:-}" == "--smoke" ]]; then
-    smoke=1
-    shift
-fi
-if [[ $# -ne 1 || ! -d "$1" ]]; then
-    echo "usage: $0 [--smoke] ARTIFACT_DIR" >&2
-    exit 2
-fi
-artifacts="$(cd "$1" && pwd)"
-version="$(node -p "require('$repo/npm/package.json').version")"
+runner_arguments --smoke "$@"
+if [[ "$word" == --smoke ]]; then smoke=1; else smoke=0; fi
 # Where the logs go (FSNATIVE_PLATFORMS_WORK, to run two at once): replaced on every run.
 work="${FSNATIVE_PLATFORMS_WORK:-$repo/target/platforms}"
 rm -rf "$work"
@@ -221,31 +214,30 @@ WRAPPER
     echo "$wrapper"
 }
 
+# Runs the Python tests on the wheel `artifact` found, unpacked into site-TAG, with the
+# interpreter PYTHON (a command), and records the result as NAME, run WHERE.
+run_wheel() {
+    local tag="$1" python="$2" name="$3" where="$4" site started
+    site="$(unpack_wheel "$found" "$tag")"
+    say "$name: $where"
+    started=$SECONDS
+    read -r passed skipped failed emulated < <(run_python_tests "$site" "python-$tag" "$python")
+    record "$name" "$where" "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
+}
+
 test_arm64_wheel() {
-    local wheel site started
     artifact "fsnative-$version-cp39-abi3-*manylinux*_aarch64*.whl" || return 0
-    wheel="$found"
     "$here/runtimes.sh" qemu
     "$here/runtimes.sh" sysroot-arm64
-    site="$(unpack_wheel "$wheel" arm64-gnu)"
-    say "manylinux2014 aarch64 wheel under qemu-aarch64 with Debian's python3.11 $PYTHON_ARM64_VERSION"
-    started=$SECONDS
-    read -r passed skipped failed emulated < <(run_python_tests "$site" python-arm64-gnu "$(python_arm64_wrapper)")
-    record "manylinux2014_aarch64 wheel" "qemu-aarch64 $QEMU_VERSION, Debian python3.11 $PYTHON_ARM64_VERSION" \
-        "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
+    run_wheel arm64-gnu "$(python_arm64_wrapper)" "manylinux2014_aarch64 wheel" \
+        "qemu-aarch64 $QEMU_VERSION, Debian python3.11 $PYTHON_ARM64_VERSION"
 }
 
 test_musl_wheel() {
-    local wheel site started
     artifact "fsnative-$version-cp39-abi3-musllinux_1_2_x86_64.whl" || return 0
-    wheel="$found"
     "$here/runtimes.sh" python-musl
-    site="$(unpack_wheel "$wheel" x64-musl)"
-    say "musllinux_1_2 x86_64 wheel in CPython $PYTHON_MUSL_SOURCE_VERSION built with musl $MUSL_VERSION"
-    started=$SECONDS
-    read -r passed skipped failed emulated < <(run_python_tests "$site" python-x64-musl "$PYTHON_MUSL")
-    record "musllinux_1_2_x86_64 wheel" "native, CPython $PYTHON_MUSL_SOURCE_VERSION built with musl-gcc $MUSL_VERSION" \
-        "$passed" "$skipped" "$failed" "$emulated" "$((SECONDS - started))"
+    run_wheel x64-musl "$PYTHON_MUSL" "musllinux_1_2_x86_64 wheel" \
+        "native, CPython $PYTHON_MUSL_SOURCE_VERSION built with musl-gcc $MUSL_VERSION"
 }
 
 # --- static checks of what has no runtime here -------------------------------------------------

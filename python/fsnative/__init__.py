@@ -49,26 +49,10 @@ from fsnative._errors import (
     PermissionDeniedError,
     SymlinkLoopError,
 )
-from fsnative._fsnative import (
-    CancelToken,
-    ContextLine,
-    FileMatches,
-    FindEntry,
-    FindResult,
-    FindStats,
-    GlobEntry,
-    GlobResult,
-    GlobStats,
-    GrepResult,
-    GrepStats,
-    IndexStatus,
-    Match,
-    ThesaurusStatus,
-    __version__,
-    is_path_within,
-)
+from fsnative._fsnative import CancelToken, __version__, is_path_within
 from fsnative._index import IndexOptions
 from fsnative._sandbox import Sandbox
+from fsnative._views import *  # the result and status views, typed in _views.pyi
 
 __all__ = [
     "CancelToken",

@@ -15,28 +15,12 @@ from typing import Any, Literal, TypedDict, final
 from typing_extensions import Self, TypeAlias, disjoint_base
 
 from fsnative._index import IndexOptions
-from fsnative._views import (
-    ContextLine as ContextLine,
-    FileMatches as FileMatches,
-    FindEntry as FindEntry,
-    FindResult as FindResult,
-    FindStats as FindStats,
-    GlobEntry as GlobEntry,
-    GlobResult as GlobResult,
-    GlobStats as GlobStats,
-    GrepResult as GrepResult,
-    GrepStats as GrepStats,
-    IndexStatus as IndexStatus,
-    Match as Match,
-    ThesaurusStatus as ThesaurusStatus,
-    _OutputMode,
-)
+from fsnative._views import *  # the result and status views, re-exported
+from fsnative._views import _OutputMode
 
-__all__ = [
-    "ERROR_CODES",
-    "FFF_CATALOG",
-    "INDEX_DEFAULTS",
-    "CancelToken",
+# The module's own names, then the result and status views that _views.pyi types.
+__all__ = ["ERROR_CODES", "FFF_CATALOG", "INDEX_DEFAULTS", "CancelToken", "Sandbox", "__version__", "is_path_within"]
+__all__ += [
     "ContextLine",
     "FileMatches",
     "FindEntry",
@@ -49,10 +33,7 @@ __all__ = [
     "GrepStats",
     "IndexStatus",
     "Match",
-    "Sandbox",
     "ThesaurusStatus",
-    "__version__",
-    "is_path_within",
 ]
 
 __version__: str

@@ -11,22 +11,6 @@ from typing import Any, Final, Generic, Literal, TypeVar, final, overload
 
 from typing_extensions import TypeAlias, TypedDict, Unpack
 
-__all__ = [
-    "ContextLine",
-    "FileMatches",
-    "FindEntry",
-    "FindResult",
-    "FindStats",
-    "GlobEntry",
-    "GlobResult",
-    "GlobStats",
-    "GrepResult",
-    "GrepStats",
-    "IndexStatus",
-    "Match",
-    "ThesaurusStatus",
-]
-
 _OutputMode: TypeAlias = Literal["content", "files", "count"]
 _Truncation: TypeAlias = Literal["limit", "timeout", "cancelled"]
 _PathStyle: TypeAlias = Literal["absolute", "relative"]

@@ -24,7 +24,8 @@ stdio. Each tool answers as Terraphim's does, one text block per line: a ``Found
 then ``rel:line:text`` lines (``rel`` relative to ``path``), or one path per file with
 ``output_mode="files"``, and last ``next_cursor: TOKEN`` when there is more. Grep searches
 the query as plain text, smart case (case-insensitive unless it has an upper-case letter),
-skips files over 10 MiB, reports at most 200 lines per file and cuts lines at 512 bytes.
+skips files over :data:`MAX_FILESIZE` bytes, reports at most :data:`MATCHES_PER_FILE` lines
+per file and cuts lines at :data:`MAX_LINE_BYTES` bytes: the core's limits, read from it.
 
 Where this module differs from Terraphim on purpose:
 

@@ -25,7 +25,7 @@ pub struct NonUtf8Path {
 pub fn from_js(path: PathArg) -> PathBuf {
     match path {
         Either::A(text) => PathBuf::from(text),
-        Either::B(bytes) => fsnative::path_from_bytes(bytes.to_vec()),
+        Either::B(bytes) => fsnative::host::path_from_bytes(bytes.to_vec()),
     }
 }
 

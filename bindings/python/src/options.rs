@@ -83,7 +83,7 @@ pub fn fs_path(call: &str, name: &str, value: &Bound<'_, PyAny>) -> PyResult<Pat
         }
     })?;
     let bytes = encoded.cast::<PyBytes>()?;
-    Ok(fsnative::path_from_bytes(bytes.as_bytes().to_vec()))
+    Ok(fsnative::host::path_from_bytes(bytes.as_bytes().to_vec()))
 }
 
 /// A Python value of option `name` as JSON-like data: `None`, `bool`, `int`, `float`, `str`,

@@ -91,18 +91,13 @@ pub use control::CancelToken;
 pub use error::{Error, ErrorCode, Result};
 pub use find::FRECENCY_POINTS;
 pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
-pub use index::{
-    IndexOptions, IndexState, IndexStatus, StoreStart, Watching, DEFAULT_CACHE_MEMORY,
-    DEFAULT_INDEX_MAX_FILES, DEFAULT_INDEX_MAX_MEMORY,
-};
+pub use index::{IndexOptions, IndexState, IndexStatus, StoreStart, Watching};
 pub use rank::{
     BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, FrecencyStatus, PathBoost, Thesaurus,
-    ThesaurusSource, DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE,
-    RELOAD_DEBOUNCE,
+    ThesaurusSource, FRECENCY_DB_ENV, MAX_ACCESSES_PER_FILE,
 };
 pub use request::{
     CaseMode, EntryKind, FindRequest, GlobRequest, GlobSyntax, GrepRequest, OneOrMany, OutputMode, SortOrder,
-    DEFAULT_FIND_LIMIT, DEFAULT_GLOB_LIMIT, DEFAULT_GREP_LIMIT,
 };
 pub use result::{
     ContextLine, FileMatches, FindEntry, FindResult, FindStats, GlobEntry, GlobResult, GlobStats, GrepResult,
@@ -110,14 +105,6 @@ pub use result::{
 };
 pub use roots::{Intent, MAX_SYMLINK_HOPS};
 pub use sandbox::{Sandbox, SandboxOptions};
-
-/// The path whose bytes are `bytes`, as a binding receives a path that is not text (a Node
-/// `Buffer`, Python's `os.fsencode`): on Unix the name's own bytes; on Windows WTF-8 (UTF-8 that
-/// may hold an unpaired surrogate), and other bytes read as UTF-8 with their faults replaced.
-/// The reverse is `OsStr::as_encoded_bytes`.
-pub fn path_from_bytes(bytes: Vec<u8>) -> std::path::PathBuf {
-    sys::path_buf(bytes)
-}
 
 /// The README's Rust example, run as a doc test (in this crate's directory) so it cannot rot.
 #[cfg(doctest)]

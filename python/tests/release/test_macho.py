@@ -9,19 +9,12 @@ is not there: they are built only by `make dist-all`, never by `make test`.
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import random
 import shutil
 import struct
-import subprocess
-import sys
-import tarfile
-import zipfile
 from pathlib import Path
 
 import pytest
-from artifact_checks import DIST_ALL, load_check
+from artifact_checks import damaged_copies, dist_module, load_check, require_zig, write_packages, zig
 
 macho = load_check("macho")
 
@@ -67,29 +60,15 @@ class Linker:
         # -nostdlib -lSystem: libSystem's stubs without zig's compiler-rt, which it would
         # otherwise compile for the target first (40 s). Linux's (-nostdlib alone) leaves its
         # undefined symbols to the loader, as a shared object may.
-        command = [
-            sys.executable,
-            "-m",
-            "ziglang",
-            "cc",
-            "-target",
-            ZIG_TARGET[arch].format(min_os),
-            "-shared",
-            "-nostdlib",
-            *(["-lSystem", "-Wl,-undefined,dynamic_lookup"] if arch != "linux" else []),
-            "-o",
-            str(output),
-            str(c_file),
-            *flags,
-        ]
-        subprocess.run(command, check=True, cwd=directory)
+        macos = ["-lSystem", "-Wl,-undefined,dynamic_lookup"] if arch != "linux" else []
+        target = ZIG_TARGET[arch].format(min_os)
+        zig(directory, "cc", "-target", target, "-shared", "-nostdlib", *macos, "-o", str(output), str(c_file), *flags)
         return output.read_bytes()
 
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Linker:
-    if importlib.util.find_spec("ziglang") is None:
-        pytest.fail("ziglang is not installed: pip install -r python/tests/requirements.txt")
+    require_zig()
     return Linker(tmp_path_factory.mktemp("macho"))
 
 
@@ -207,13 +186,8 @@ def test_a_truncated_file_fails_at_every_length(build: Linker) -> None:
 
 def test_damaged_bytes_fail_or_are_read_without_crashing(build: Linker) -> None:
     # Any byte flipped: the reader either reads the file or names a problem, and never raises.
-    data = build(ADDON_C)
-    rng = random.Random(33)
-    for _ in range(400):
-        damaged = bytearray(data)
-        for _ in range(rng.randint(1, 4)):
-            damaged[rng.randrange(0, 2048)] = rng.randrange(256)
-        macho.check(bytes(damaged), "node", "arm64", "11.0")
+    for damaged in damaged_copies(build(ADDON_C), seed=33, span=2048):
+        macho.check(damaged, "node", "arm64", "11.0")
 
 
 def test_the_chained_fixups_imports_are_read() -> None:
@@ -228,11 +202,6 @@ def test_the_chained_fixups_imports_are_read() -> None:
     assert macho._chained_imports(reader, 0, len(blob)) == [("malloc", 1), ("napi_create_object", 0xFE)]
 
 
-def _dist_artifact(pattern: str) -> Path | None:
-    matches = sorted(DIST_ALL.glob(pattern))
-    return matches[0] if matches else None
-
-
 MACOS_ARTIFACTS = [
     ("fsnative-darwin-arm64-*.tgz", "node", "arm64", "11.0"),
     ("fsnative-darwin-x64-*.tgz", "node", "x86_64", "10.12"),
@@ -243,26 +212,17 @@ MACOS_ARTIFACTS = [
 
 @pytest.mark.parametrize(("pattern", "kind", "arch", "min_os"), MACOS_ARTIFACTS, ids=[a[0] for a in MACOS_ARTIFACTS])
 def test_macos_artifact(pattern: str, kind: str, arch: str, min_os: str) -> None:
-    artifact = _dist_artifact(pattern)
-    if artifact is None:
-        pytest.skip(f"no {pattern} in {DIST_ALL}: `make dist-all` builds it (not part of make test)")
-    modules = [m for m in macho.artifact_modules(DIST_ALL) if m[0] == artifact.name]
-    assert [(name, k, a, v) for name, k, a, v, _ in modules] == [(artifact.name, kind, arch, min_os)]
-    found, text = macho.check(modules[0][4], kind, arch, min_os)
-    assert found == [], f"{artifact.name}: {found}"
-    print(f"{artifact.name}: {text}")
+    name, (_, *arguments, data) = dist_module(macho, pattern)
+    assert arguments == [kind, arch, min_os]
+    found, text = macho.check(data, kind, arch, min_os)
+    assert found == [], f"{name}: {found}"
+    print(f"{name}: {text}")
 
 
 def test_the_artifacts_are_found_in_their_packages(tmp_path: Path, build: Linker) -> None:
     # What artifact_modules takes from a tarball and a wheel laid out as dist-all writes them.
     addon, module = build(ADDON_C, "x86_64", "10.12"), build(PYTHON_C)
-    with tarfile.open(tmp_path / "fsnative-darwin-x64-0.1.0.tgz", "w:gz") as archive:
-        info = tarfile.TarInfo("package/fsnative.darwin-x64.node")
-        info.size = len(addon)
-        archive.addfile(info, io.BytesIO(addon))
-    with zipfile.ZipFile(tmp_path / "fsnative-0.1.0-cp39-abi3-macosx_11_0_arm64.whl", "w") as archive:
-        archive.writestr("fsnative/_fsnative.abi3.so", module)
-        archive.writestr("fsnative/__init__.py", "")
+    write_packages(tmp_path, ("darwin-x64", addon), ("macosx_11_0_arm64", "_fsnative.abi3.so", module))
     found = [(name, kind, arch, min_os) for name, kind, arch, min_os, _ in macho.artifact_modules(tmp_path)]
     assert found == [
         ("fsnative-0.1.0-cp39-abi3-macosx_11_0_arm64.whl", "python", "arm64", "11.0"),

@@ -9,17 +9,11 @@ skipped, saying so, when one is not there: they are built only by `make dist-all
 
 from __future__ import annotations
 
-import importlib.util
-import io
-import random
-import subprocess
-import sys
-import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
-from artifact_checks import DIST_ALL, load_check
+from artifact_checks import damaged_copies, dist_module, load_check, require_zig, write_packages, zig
 
 pe = load_check("pe")
 
@@ -53,9 +47,6 @@ class Linker:
         self.directory = directory
         self.count = 0
 
-    def zig(self, *args: str) -> None:
-        subprocess.run([sys.executable, "-m", "ziglang", *args], check=True, cwd=self.directory)
-
     def __call__(self, source: str, arch: str = "x64", *flags: str) -> bytes:
         self.count += 1
         c_file, output = self.directory / f"m{self.count}.c", self.directory / f"m{self.count}.dll"
@@ -68,10 +59,10 @@ class Linker:
                 function = line.split("int ", 1)[1].split("(", 1)[0]
                 stem = f"imp{self.count}_{len(libraries)}"
                 (self.directory / f"{stem}.def").write_text(f"LIBRARY {dll}\nEXPORTS\n{function}\n")
-                self.zig("dlltool", "-d", f"{stem}.def", "-l", f"lib{stem}.a", "-m", DLLTOOL_MACHINE[arch])
+                zig(self.directory, "dlltool", "-d", f"{stem}.def", "-l", f"lib{stem}.a", "-m", DLLTOOL_MACHINE[arch])
                 libraries.append(f"-l{stem}")
-        self.zig(
-            "cc", "-target", ZIG_TARGET[arch], "-shared", "-nostdlib", "-L.", "-lkernel32",
+        zig(
+            self.directory, "cc", "-target", ZIG_TARGET[arch], "-shared", "-nostdlib", "-L.", "-lkernel32",
             *libraries, "-o", output.name, c_file.name, *flags,
         )  # fmt: skip
         return output.read_bytes()
@@ -79,8 +70,7 @@ class Linker:
 
 @pytest.fixture(scope="module")
 def build(tmp_path_factory: pytest.TempPathFactory) -> Linker:
-    if importlib.util.find_spec("ziglang") is None:
-        pytest.fail("ziglang is not installed: pip install -r python/tests/requirements.txt")
+    require_zig()
     return Linker(tmp_path_factory.mktemp("pe"))
 
 
@@ -186,13 +176,8 @@ def test_a_truncated_file_fails_at_every_length(build: Linker) -> None:
 
 def test_damaged_bytes_fail_or_are_read_without_crashing(build: Linker) -> None:
     # Any byte flipped: the reader either reads the file or names a problem, and never raises.
-    data = build(ADDON_C)
-    rng = random.Random(34)
-    for _ in range(400):
-        damaged = bytearray(data)
-        for _ in range(rng.randint(1, 4)):
-            damaged[rng.randrange(0, 1024)] = rng.randrange(256)
-        pe.check(bytes(damaged), "node", "x64")
+    for damaged in damaged_copies(build(ADDON_C), seed=34, span=1024):
+        pe.check(damaged, "node", "x64")
 
 
 WINDOWS_ARTIFACTS = [
@@ -203,26 +188,17 @@ WINDOWS_ARTIFACTS = [
 
 @pytest.mark.parametrize(("pattern", "kind", "arch"), WINDOWS_ARTIFACTS, ids=[a[0] for a in WINDOWS_ARTIFACTS])
 def test_windows_artifact(pattern: str, kind: str, arch: str) -> None:
-    matches = sorted(DIST_ALL.glob(pattern))
-    if not matches:
-        pytest.skip(f"no {pattern} in {DIST_ALL}: `make dist-all` builds it (not part of make test)")
-    modules = [m for m in pe.artifact_modules(DIST_ALL) if m[0] == matches[0].name]
-    assert [(name, k, a) for name, k, a, _ in modules] == [(matches[0].name, kind, arch)]
-    found, text = pe.check(modules[0][3], kind, arch)
-    assert found == [], f"{matches[0].name}: {found}"
-    print(f"{matches[0].name}: {text}")
+    name, (_, *arguments, data) = dist_module(pe, pattern)
+    assert arguments == [kind, arch]
+    found, text = pe.check(data, kind, arch)
+    assert found == [], f"{name}: {found}"
+    print(f"{name}: {text}")
 
 
 def test_the_artifacts_are_found_in_their_packages(tmp_path: Path, build: Linker) -> None:
     # What artifact_modules takes from a tarball and a wheel laid out as dist-all writes them.
     addon, module = build(ADDON_C), build(PYTHON_C)
-    with tarfile.open(tmp_path / "fsnative-win32-x64-gnu-0.1.0.tgz", "w:gz") as archive:
-        info = tarfile.TarInfo("package/fsnative.win32-x64-gnu.node")
-        info.size = len(addon)
-        archive.addfile(info, io.BytesIO(addon))
-    with zipfile.ZipFile(tmp_path / "fsnative-0.1.0-cp39-abi3-win_amd64.whl", "w") as archive:
-        archive.writestr("fsnative/_fsnative.pyd", module)
-        archive.writestr("fsnative/__init__.py", "")
+    write_packages(tmp_path, ("win32-x64-gnu", addon), ("win_amd64", "_fsnative.pyd", module))
     found = [(name, kind, arch) for name, kind, arch, _ in pe.artifact_modules(tmp_path)]
     assert found == [
         ("fsnative-win32-x64-gnu-0.1.0.tgz", "node", "x64"),

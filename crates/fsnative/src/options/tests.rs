@@ -33,7 +33,7 @@ fn defaults_and_aliases_come_from_the_core() {
 fn find_defaults_and_complaints() {
     let request = FindRequest::from_options(&options(json!({"query": "mian"})), KeyStyle::CamelCase).unwrap();
     assert_eq!(request, FindRequest::new("mian"));
-    assert_eq!(request.limit, Some(crate::DEFAULT_FIND_LIMIT));
+    assert_eq!(request.limit, Some(crate::request::DEFAULT_FIND_LIMIT));
     let request =
         FindRequest::from_options(&options(json!({"query": "x", "limit": null})), KeyStyle::SnakeCase);
     assert_eq!(request.unwrap().limit, None);

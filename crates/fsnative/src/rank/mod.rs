@@ -20,7 +20,6 @@ use std::path::PathBuf;
 pub use boost::{BoostStatus, PathBoost, DEFAULT_BOOST_WEIGHT, DEFAULT_MAX_BOOST};
 pub use frecency::{Clock, Frecency, FrecencyStatus, FRECENCY_DB_ENV};
 pub use profile::FrecencyProfile;
-pub use reload::RELOAD_DEBOUNCE;
 pub use store::MAX_ACCESSES_PER_FILE;
 pub use thesaurus::Thesaurus;
 

@@ -1,4 +1,5 @@
-// fsMCP's tool types (its src/types.ts), declared exactly as fsMCP declares them.
+// fsMCP's tool types (its src/types.ts), declared exactly as fsMCP declares them, and the
+// definition its two search tools share.
 
 /** A tool as the registry lists it. */
 export interface MCPTool {
@@ -26,4 +27,19 @@ export function textResult(text: string): MCPCallResult {
 
 export function errorResult(text: string): MCPCallResult {
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** A read-only File System tool that takes a `pattern` and, optionally, a `path`. */
+export function searchTool(name: string, description: string): MCPTool {
+  return {
+    name,
+    description,
+    inputSchema: {
+      type: 'object',
+      properties: { pattern: { type: 'string' }, path: { type: 'string' } },
+      required: ['pattern'],
+    },
+    annotations: { readOnlyHint: true },
+    category: 'File System',
+  };
 }

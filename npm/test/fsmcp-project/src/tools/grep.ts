@@ -2,27 +2,14 @@
 
 import { spawnSync } from 'node:child_process';
 import { ToolRegistry } from '../registry';
-import { errorResult, textResult } from '../types';
+import { errorResult, searchTool, textResult } from '../types';
 
 export function registerGrep(registry: ToolRegistry): void {
-  registry.register(
-    {
-      name: 'fs_grep',
-      description: 'Search file contents with ripgrep',
-      inputSchema: {
-        type: 'object',
-        properties: { pattern: { type: 'string' }, path: { type: 'string' } },
-        required: ['pattern'],
-      },
-      annotations: { readOnlyHint: true },
-      category: 'File System',
-    },
-    (args, ctx) => {
-      const paths = typeof args.path === 'string' ? [args.path] : ctx.allowedDirs;
-      const rg = spawnSync('rg', ['-l', '--', String(args.pattern), ...paths], { encoding: 'utf8' });
-      if (rg.status === 1) return textResult('No matches found.');
-      if (rg.status !== 0) return errorResult(`grep error: ${rg.stderr}`);
-      return textResult(rg.stdout.trimEnd());
-    },
-  );
+  registry.register(searchTool('fs_grep', 'Search file contents with ripgrep'), (args, ctx) => {
+    const paths = typeof args.path === 'string' ? [args.path] : ctx.allowedDirs;
+    const rg = spawnSync('rg', ['-l', '--', String(args.pattern), ...paths], { encoding: 'utf8' });
+    if (rg.status === 1) return textResult('No matches found.');
+    if (rg.status !== 0) return errorResult(`grep error: ${rg.stderr}`);
+    return textResult(rg.stdout.trimEnd());
+  });
 }
