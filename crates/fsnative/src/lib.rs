@@ -90,7 +90,7 @@ pub mod render;
 pub use control::CancelToken;
 pub use error::{Error, ErrorCode, Result};
 pub use find::FRECENCY_POINTS;
-pub use grep::{MAX_BUFFER_BYTES, MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING, MAX_THREADS};
+pub use grep::MAX_THREADS;
 pub use index::{IndexOptions, IndexState, IndexStatus, StoreStart, Watching};
 pub use rank::{
     BoostStatus, Clock, Frecency, FrecencyOptions, FrecencyProfile, FrecencyStatus, PathBoost, Thesaurus,

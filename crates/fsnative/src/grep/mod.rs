@@ -37,10 +37,8 @@ use crate::result::GrepResult;
 use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, Constraints, SkipCounters, WalkOptions};
 
-pub use file::MAX_BUFFER_BYTES;
 pub(crate) use file::{no_match, starts_with_bom};
 pub(crate) use matcher::MatcherCache;
-pub use matcher::{MAX_COMPILED_BYTES, MAX_PATTERN_BYTES, MAX_PATTERN_NESTING};
 pub use pipeline::MAX_THREADS;
 pub(crate) use ranked::Ranking;
 
