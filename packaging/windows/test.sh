@@ -236,7 +236,12 @@ test_node() {
         (cd "$package" && "$WINE" "$NODE_EXE" --test-reporter=tap --test-reporter-destination="${logs[-1]}" "$file") \
             >"${logs[-1]%.tap}.out" 2>&1 || true
     done
-    local passed skipped failed _
+    local passed skipped failed _ log
+    # Each file's counts, then the suite's.
+    for log in "${logs[@]}"; do
+        read -r passed skipped failed _ < <(node "$repo/packaging/count-tap.mjs" - "$log" 2>/dev/null)
+        printf '  %-40s passed %s, failed %s, skipped %s\n' "$(basename "$log" .tap)" "$passed" "$failed" "$skipped" | tee -a "$summary"
+    done
     read -r passed skipped failed _ < <(node "$repo/packaging/count-tap.mjs" - "${logs[@]}" 2>"$work/node.failures")
     sed 's/^/  /' "$work/node.failures" | tee -a "$summary"
     record "node" "Wine $("$WINE" --version), Windows Node $NODE_WIN_VERSION, fsnative-win32-x64-gnu" \
