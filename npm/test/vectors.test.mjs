@@ -19,6 +19,7 @@ import { FsnativeError, Sandbox } from 'fsnative';
 import native from '../lib/native.js';
 
 import { isPathWithinAllowedDirectories } from '../mcp-filesystem/path-validation.mjs';
+import { makesSymlinks } from './support/system.mjs';
 
 /** An FFF tool's `next_cursor: TOKEN` line as the vectors read it (the token names the fixture). */
 const FFF_CURSOR = 'next_cursor: CURSOR';
@@ -32,8 +33,6 @@ const INDEX_READY_TIMEOUT_MS = 60_000;
 /** This run's counts, written to $FSNATIVE_VECTOR_COUNTS/node.json when that is set (make test
  * compares the three runners' counts: tests/compare-vector-counts.py). */
 const counts = { passed: 0, skipped: 0, failed: 0 };
-/** Whether this system makes symlinks, once tried (makesSymlinks). */
-let symlinksMade;
 
 for (const file of fs
   .readdirSync(VECTORS_DIR)
@@ -93,24 +92,6 @@ function skippedHere(vector, trees) {
   if (refused) return `its tree holds ${JSON.stringify(refused)}, a name Windows cannot make`;
   const asRoot = RUNNING_AS_ROOT && Array.isArray(vector.skip_if) && vector.skip_if.includes('root');
   return asRoot && 'permission bits do not apply to root';
-}
-
-/** Whether this system makes symlinks (Wine 8 makes none; nor does Windows without the right
- * to): tried once, in a scratch directory. */
-function makesSymlinks() {
-  if (symlinksMade === undefined) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fsnative-symlink-probe-'));
-    try {
-      fs.writeFileSync(path.join(dir, 'target'), '');
-      fs.symlinkSync('target', path.join(dir, 'link'));
-      symlinksMade = fs.lstatSync(path.join(dir, 'link')).isSymbolicLink();
-    } catch {
-      symlinksMade = false;
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
-  }
-  return symlinksMade;
 }
 
 /** Windows makes no file of this name: one with `<>:"|?*` or a control character, one that ends

@@ -19,8 +19,8 @@
 #            is checked statically (packaging/pe.py: machine, PyInit__fsnative, python3.dll and
 #            Windows' own DLLs alone), which counts as a check, not as tests passed
 # A Rust test that fails under Wine for Wine's own reason is skipped by name, never counted as
-# passed (wine-gaps.sh: the frecency store's tests, only when view-probe.c shows the Wine
-# behaviour that stops LMDB); vectors Wine cannot run (symlink trees, `not_under_wine`) are
+# passed (wine-gaps.sh names them, each with the probe in packaging/windows/ that must show its
+# Wine behaviour under the Wine at hand before it is skipped); vectors Wine cannot run (symlink trees, `not_under_wine`) are
 # skipped by the vector runners themselves, saying why.
 # Usage: packaging/windows/test.sh [ARTIFACT_DIR [SUITE...]]   (default dist/all, and the suites
 # rust, node and python). Not part of make test.
@@ -119,15 +119,37 @@ record() {
 
 # --- Rust ------------------------------------------------------------------------------------
 
-# Adds the frecency store's tests to WINE_GAPS when this Wine refuses LMDB's reserved view
-# (packaging/windows/view-probe.c, built with MinGW and run in the prefix).
-probe_lmdb_view() {
-    local probe="$work/view-probe.exe" answer
-    x86_64-w64-mingw32-gcc -O2 -o "$probe" "$here/view-probe.c"
-    answer="$(cd "$work" && "$WINE" "$probe" 2>/dev/null | tr -d '\r')"
-    say "LMDB's reserved view under this Wine: $answer"
-    [[ "$answer" == refused* ]] || return 0
-    for name in "${LMDB_TESTS[@]}"; do WINE_GAPS[$name]="$LMDB_VIEW_GAP"; done
+# Runs packaging/windows/PROBE.c (built with MinGW, run in the prefix, in a scratch directory
+# of the work directory) and prints its answer.
+run_probe() {
+    local probe="$work/probes/$1.exe"
+    mkdir -p "$work/probes"
+    x86_64-w64-mingw32-gcc -O2 -o "$probe" "$here/$1.c"
+    (cd "$work/probes" && "$WINE" "$probe" 2>/dev/null | tr -d '\r')
+}
+
+# Adds to WINE_GAPS the tests that meet a Wine behaviour, each only when its probe (wine-gaps.sh
+# names them) shows that behaviour under this Wine; the answers go to the summary.
+probe_wine() {
+    local answer
+    answer="$(run_probe view-probe)"
+    printf '  view-probe: %s\n' "$answer" | tee -a "$summary"
+    if [[ "$answer" == refused* ]]; then
+        for name in "${LMDB_TESTS[@]}"; do WINE_GAPS[$name]="$LMDB_VIEW_GAP"; done
+    fi
+    answer="$(run_probe watch-probe | paste -sd '|')"
+    printf '  watch-probe: %s\n' "${answer//|/; }" | tee -a "$summary"
+    if [[ "$answer" =~ ^late\ ([0-9]+) && ${BASH_REMATCH[1]} -gt 0 ]]; then
+        for name in "${LATE_RECORD_TESTS[@]}"; do WINE_GAPS[$name]="$LATE_RECORD_GAP"; done
+    fi
+    if [[ "$answer" == *"thread ended: aborted"* ]]; then
+        for name in "${THREAD_EXIT_TESTS[@]}"; do WINE_GAPS[$name]="$THREAD_EXIT_GAP"; done
+    fi
+    answer="$(run_probe rename-probe | paste -sd ' ')"
+    printf '  rename-probe: %s\n' "$answer" | tee -a "$summary"
+    if [[ "$answer" == *"posix: refused"*"classic: refused"* ]]; then
+        for name in "${OPEN_REPLACE_TESTS[@]}"; do WINE_GAPS[$name]="$OPEN_REPLACE_GAP"; done
+    fi
 }
 
 # Cargo's runner: Wine with its output to a file, then printed (a pipe from Linux into a
@@ -147,7 +169,7 @@ EOF
 
 test_rust() {
     local started=$SECONDS skips=()
-    probe_lmdb_view
+    probe_wine
     for name in "${!WINE_GAPS[@]}"; do
         skips+=(--skip "$name")
         printf '  skipped under Wine: %s: %s\n' "$name" "${WINE_GAPS[$name]}" >>"$summary"
@@ -178,7 +200,10 @@ test_rust() {
 
 # --- Node ------------------------------------------------------------------------------------
 
-NODE_API_TESTS=(sandbox search errors index rank async text-bytes)
+# The API tests written for Windows too (npm/test/support/system.mjs: what Windows or Wine cannot
+# make is skipped with its reason). Not yet: hostile (permission bits, FIFOs, /dev links),
+# transfer (a non-UTF-8 name) and readme (reads README.md beside the checkout).
+NODE_API_TESTS=(sandbox search errors index rank async text-bytes hostile-arguments load modules race)
 
 test_node() {
     local started=$SECONDS version tgz platform_tgz
@@ -211,7 +236,12 @@ test_node() {
         (cd "$package" && "$WINE" "$NODE_EXE" --test-reporter=tap --test-reporter-destination="${logs[-1]}" "$file") \
             >"${logs[-1]%.tap}.out" 2>&1 || true
     done
-    local passed skipped failed _
+    local passed skipped failed _ log
+    # Each file's counts, then the suite's.
+    for log in "${logs[@]}"; do
+        read -r passed skipped failed _ < <(node "$repo/packaging/count-tap.mjs" - "$log" 2>/dev/null)
+        printf '  %-40s passed %s, failed %s, skipped %s\n' "$(basename "$log" .tap)" "$passed" "$failed" "$skipped" | tee -a "$summary"
+    done
     read -r passed skipped failed _ < <(node "$repo/packaging/count-tap.mjs" - "${logs[@]}" 2>"$work/node.failures")
     sed 's/^/  /' "$work/node.failures" | tee -a "$summary"
     record "node" "Wine $("$WINE" --version), Windows Node $NODE_WIN_VERSION, fsnative-win32-x64-gnu" \

@@ -139,7 +139,7 @@ fn one_directory_is_one_database_per_process_with_one_profile() {
     let second = Frecency::open(dir.path().join("."), FrecencyProfile::Normal).unwrap();
     first.record_access(Path::new("/x")).unwrap();
     assert!(second.score(Path::new("/x")).unwrap() > 0.99);
-    assert_eq!(first.path(), dir.path().canonicalize().unwrap());
+    assert_eq!(first.path(), platform::plain(dir.path().canonicalize().unwrap()));
     let error = Frecency::open(dir.path(), FrecencyProfile::Ai).unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
     assert!(error.message().contains("uses the \"normal\" profile, not \"ai\""), "{}", error.message());
@@ -213,7 +213,7 @@ fn a_frecency_database_from_the_environment() {
     std::env::set_var(fsnative::FRECENCY_DB_ENV, dir.path().join("env-db"));
     let frecency = Frecency::from_env(FrecencyProfile::Ai).unwrap();
     std::env::remove_var(fsnative::FRECENCY_DB_ENV);
-    assert_eq!(frecency.path(), dir.path().canonicalize().unwrap().join("env-db"));
+    assert_eq!(frecency.path(), platform::plain(dir.path().canonicalize().unwrap()).join("env-db"));
     let error = Frecency::from_env(FrecencyProfile::Ai).unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
 }
@@ -267,7 +267,7 @@ fn a_thesaurus_file_is_reloaded_once_changes_settle() {
     assert_eq!(boost.boost(path), 5);
     let status = boost.status();
     assert_eq!((status.terms, status.concepts, status.last_error), (1, 1, None));
-    assert_eq!(status.path, Some(dir.path().canonicalize().unwrap().join("kg.json")));
+    assert_eq!(status.path, Some(platform::plain(dir.path().canonicalize().unwrap()).join("kg.json")));
 }
 
 #[test]

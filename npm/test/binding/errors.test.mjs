@@ -4,9 +4,11 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 
 import { AbortError, FsnativeError, InvalidOptionError, Sandbox } from 'fsnative';
+import { nonUtf8NamesSkip, onWindows, symlinksSkip } from '../support/system.mjs';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 const root = makeTree({ 'a.txt': 'alpha\n', 'src/b.ts': 'beta\n' });
@@ -139,16 +141,19 @@ describe('INVALID_OPTION', () => {
 
 describe('err.path', () => {
   test('errors about a path carry it, as the message names it', async () => {
+    // A relative path is named below its root: the root, this system's separator, the path as given.
+    const below = (given) => `${root}${path.sep}${given}`;
     assert.throws(() => sandbox.validate('missing.txt'), { code: 'NOT_FOUND', path: 'missing.txt' });
-    assert.throws(() => sandbox.validate('a.txt/x'), { code: 'NOT_A_DIRECTORY', path: `${root}/a.txt/x` });
+    assert.throws(() => sandbox.validate('a.txt/x'), { code: 'NOT_A_DIRECTORY', path: below('a.txt/x') });
     assert.throws(() => sandbox.validate(''), { code: 'INVALID_PATH', path: '' });
     assert.throws(() => new Sandbox([`${root}/nope`]), { code: 'NOT_FOUND', path: `${root}/nope` });
-    await assert.rejects(sandbox.glob({ pattern: '*', path: 'a.txt' }), { code: 'NOT_A_DIRECTORY', path: `${root}/a.txt` });
+    await assert.rejects(sandbox.glob({ pattern: '*', path: 'a.txt' }), { code: 'NOT_A_DIRECTORY', path: below('a.txt') });
     await assert.rejects(sandbox.grep({ pattern: 'x', path: 'gone' }), { code: 'NOT_FOUND', path: 'gone' });
   });
 
-  test('an OUTSIDE_SANDBOX error carries the path as given, nothing learned outside', () => {
-    fs.symlinkSync('/etc', `${root}/etc-link`);
+  test('an OUTSIDE_SANDBOX error carries the path as given, nothing learned outside', { skip: symlinksSkip() }, () => {
+    // A directory outside the root: /etc, or on Windows the temporary directory that holds it.
+    fs.symlinkSync(onWindows ? path.dirname(root) : '/etc', `${root}/etc-link`, 'dir');
     assert.throws(
       () => sandbox.validate('etc-link/passwd'),
       (err) => {
@@ -159,7 +164,7 @@ describe('err.path', () => {
     );
   });
 
-  test('a path that is not UTF-8 is a Buffer of its bytes', () => {
+  test('a path that is not UTF-8 is a Buffer of its bytes', { skip: nonUtf8NamesSkip }, () => {
     const name = Buffer.concat([Buffer.from('missing'), Buffer.from([0xff])]);
     assert.throws(
       () => sandbox.validate(name),
@@ -170,6 +175,11 @@ describe('err.path', () => {
         return true;
       },
     );
+  });
+
+  test('on Windows, a Buffer path is read as UTF-8, as Node reads one', { skip: !onWindows && 'Windows only: elsewhere a name is bytes' }, () => {
+    const name = Buffer.concat([Buffer.from('missing'), Buffer.from([0xff])]);
+    assert.throws(() => sandbox.validate(name), { code: 'NOT_FOUND', path: name.toString('utf8') });
   });
 
   test('errors about no path have none', () => {

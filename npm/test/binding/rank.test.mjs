@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { FsnativeError, InvalidOptionError, Sandbox } from 'fsnative';
+import { WINE_GAPS, wineSkip } from '../support/system.mjs';
 import { makeTree, removeTree } from '../support/tree.mjs';
 
 const PACKAGE_DIR = fileURLToPath(new URL('../../', import.meta.url));
@@ -73,7 +74,10 @@ describe('rank options', () => {
 });
 
 describe('frecency', () => {
-  test('records and scores only what lies inside the sandbox', () => {
+  // Every test here opens a frecency store.
+  const skip = wineSkip(WINE_GAPS.lmdbView);
+
+  test('records and scores only what lies inside the sandbox', { skip }, () => {
     const sandbox = new Sandbox([root], { frecency: database() });
     for (const outside of [path.join(dir, 'outside.js'), '../outside.js']) {
       assert.throws(
@@ -98,14 +102,14 @@ describe('frecency', () => {
     assert.throws(() => plain.grepSync({ pattern: 'needle', sort: 'frecency' }), { code: 'INVALID_OPTION', option: 'sort' });
   });
 
-  test('frecencyStatus names the database and its profile, null without one', () => {
+  test('frecencyStatus names the database and its profile, null without one', { skip }, () => {
     const db = database();
     const status = new Sandbox([root], { frecency: { path: db, profile: 'ai' } }).frecencyStatus();
     assert.deepEqual(status, { path: fs.realpathSync(db), profile: 'ai' });
     assert.equal(new Sandbox([root]).frecencyStatus(), null);
   });
 
-  test('orders grep and glob, and recordHits records every file a grep returns', async () => {
+  test('orders grep and glob, and recordHits records every file a grep returns', { skip }, async () => {
     const sandbox = new Sandbox([root], { frecency: { path: database(), profile: 'ai' }, recordHits: true });
     sandbox.recordAccess('src/db.js');
     const pages = [];
@@ -127,7 +131,7 @@ describe('frecency', () => {
     assert.deepEqual(listed.slice(2).sort(), ['lib/cache.js', 'src/auth/login.js']);
   });
 
-  test('several processes share one database (and frecency: true reads FSNATIVE_FRECENCY_DB)', async () => {
+  test('several processes share one database (and frecency: true reads FSNATIVE_FRECENCY_DB)', { skip }, async () => {
     const db = database();
     const script = `
       const { Sandbox } = require('fsnative');
@@ -167,6 +171,6 @@ describe('path boost', () => {
     assert.ok(await eventually(() => sandbox.thesaurusStatus().lastError !== null));
     assert.match(sandbox.thesaurusStatus().lastError, /is not JSON/);
     assert.equal(sandbox.pathBoost('src/db.js'), 5);
-    assert.equal(sandbox.thesaurusStatus().path, fs.realpathSync(dir) + '/kg.json');
+    assert.equal(sandbox.thesaurusStatus().path, path.join(fs.realpathSync(dir), 'kg.json'));
   });
 });

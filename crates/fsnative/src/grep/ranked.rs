@@ -51,7 +51,7 @@ impl<'a> Ranking<'a> {
             false => files.iter().map(|file| file.path.clone()).collect(),
             true => files
                 .iter()
-                .filter_map(|file| std::fs::canonicalize(&file.path).ok())
+                .filter_map(|file| crate::roots::canonical(&file.path))
                 .filter(|real| roots.contains(real))
                 .collect(),
         };

@@ -114,7 +114,7 @@ impl PathBoost {
                 .with_path(given)
         })?;
         // Absolute, so that a later change of the working directory changes nothing.
-        let path = dir.canonicalize().map_err(|e| Error::from_io(&e, dir))?.join(name);
+        let path = crate::roots::canonicalize(dir)?.join(name);
         let shared = Shared::new(Thesaurus::load(&path)?, Some(path.clone()));
         let mut boost = PathBoost::from_shared(shared);
         let (changed, stopped) = (Arc::clone(&boost.shared), Arc::clone(&boost.shared));

@@ -79,7 +79,7 @@ impl Store {
     /// of `now`.
     pub fn open(path: &Path, profile: FrecencyProfile, now: u64) -> Result<Arc<Store>> {
         std::fs::create_dir_all(path).map_err(|e| Error::from_io(&e, path))?;
-        let path = path.canonicalize().map_err(|e| Error::from_io(&e, path))?;
+        let path = crate::roots::canonicalize(path)?;
         let mut open = OPEN.lock().unwrap_or_else(PoisonError::into_inner);
         open.retain(|(_, store)| store.strong_count() > 0);
         if let Some(store) = open.iter().find(|(dir, _)| *dir == path).and_then(|(_, store)| store.upgrade())

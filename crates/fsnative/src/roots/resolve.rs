@@ -162,12 +162,17 @@ pub(crate) fn resolve(path: &Path, fence: &dyn Fn(&Path) -> bool) -> Result<Reso
 /// The canonical path of the existing absolute `path` (as a root's is, in one spelling, with no
 /// verbatim prefix on Windows), or `None` when it is relative, missing or cannot be resolved.
 pub(crate) fn canonical(path: &Path) -> Option<PathBuf> {
-    if !path.is_absolute() {
-        return None;
-    }
-    match resolve(path, &|_| true) {
-        Ok(Resolution::Exists(canonical)) => Some(canonical),
-        _ => None,
+    path.is_absolute().then(|| canonicalize(path).ok()).flatten()
+}
+
+/// The canonical path of the existing `path`, a relative one taken from the working directory:
+/// what `std::fs::canonicalize` gives, but spelled as roots are (on Windows without the
+/// `\\?\` prefix std adds), so that a path the host gave comes back as it would write it.
+pub(crate) fn canonicalize(path: &Path) -> Result<PathBuf> {
+    let absolute = std::path::absolute(path).map_err(|e| Error::from_io(&e, path))?;
+    match resolve(&absolute, &|_| true)? {
+        Resolution::Exists(canonical) => Ok(canonical),
+        _ => Err(Error::from_io(&io::Error::from(io::ErrorKind::NotFound), path)),
     }
 }
 

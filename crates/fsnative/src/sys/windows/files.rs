@@ -257,7 +257,10 @@ pub(crate) fn open_dir(path: &Path) -> io::Result<Handle> {
 /// (`FlushFileBuffers` wants a directory opened for writing, which takes a privilege).
 /// `std::fs::rename` replaces the target; that it does so while a reader has the store open
 /// rests on `std`'s POSIX-semantics rename (NTFS, Windows 10 1709 and later) and readers
-/// opening with `FILE_SHARE_DELETE` (`std`'s default): not tested under Wine.
+/// opening with `FILE_SHARE_DELETE` (`std`'s default). Where that rename is missing (Wine 8.0,
+/// `packaging/windows/rename-probe.c`; Windows documents it for NTFS only) a replace fails
+/// with "Access denied" while a reader has the store open: the writer reports it and keeps
+/// the old store, and the next write tries again.
 pub(crate) fn sync_dir(_path: &Path) -> io::Result<()> {
     Ok(())
 }

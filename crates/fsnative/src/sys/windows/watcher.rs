@@ -28,6 +28,13 @@
 //! records of a write that keeps the size may come then too. Names are reported at once.
 //! A record may name a path by its short (8.3) name when the change was made through one.
 //! Moving or renaming a root itself is not reported (the watch goes on in its new place).
+//!
+//! Under Wine 8.0 both of these hold less (`packaging/windows/watch-probe.c` shows each): its
+//! server builds the watch on inotify and reads the kernel's events in its own time, then
+//! finishes the read through an asynchronous call to the thread that started it, so a record
+//! often comes milliseconds after the change's call returned (a search made at once answers
+//! without it); and it cancels a read when the thread that started it ends, completion port
+//! or not, which [`Watcher::drain`] takes as a rescan of the root.
 
 use std::collections::BTreeSet;
 use std::io;
