@@ -66,7 +66,7 @@ impl Subsequences {
 
     /// Whether `path` may match every part (the whole path fed at once).
     pub fn path_passes(&self, path: &[u8]) -> bool {
-        self.parts.iter().all(|part| part.feed_passes(u64::MAX, path))
+        self.parts.iter().all(|part| part.passes(part.feed(u64::MAX, path)))
     }
 }
 
@@ -86,28 +86,6 @@ impl Part {
         matched(v, self.len) >= self.need
     }
 
-    /// Whether state `v` advanced over `bytes` passes: `passes(feed(v, bytes))`, settled as
-    /// soon as it is known. Each byte lengthens the common subsequence by one at most, so the
-    /// feed stops when the bytes left cannot make up what is missing, or when it passes (a
-    /// longer text never has a shorter one).
-    fn feed_passes(&self, mut v: u64, bytes: &[u8]) -> bool {
-        let low = low_bits(self.len);
-        let mut left = bytes.len() as u32;
-        for &byte in bytes {
-            let m = self.masks[usize::from(byte)];
-            v = v.wrapping_add(v & m) | (v & !m);
-            left -= 1;
-            let got = (!v & low).count_ones();
-            if got >= self.need {
-                return true;
-            }
-            if got + left < self.need {
-                return false;
-            }
-        }
-        self.passes(v)
-    }
-
     /// The fewest bytes that, fed to state `v`, could make it pass (0: it passes): at most
     /// the part's first `len - more` characters are matched before `more` bytes (as `v`
     /// says), and each byte matches at most one more. That bound grows with `more`.
@@ -118,16 +96,8 @@ impl Part {
 
 /// How long the common subsequence of state `v` with the part's first `chars` characters is.
 fn matched(v: u64, chars: u32) -> u32 {
-    (!v & low_bits(chars)).count_ones()
-}
-
-/// The state's bits of a part's first `chars` characters.
-fn low_bits(chars: u32) -> u64 {
-    if chars >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << chars) - 1
-    }
+    let low = if chars >= 64 { u64::MAX } else { (1u64 << chars) - 1 };
+    (!v & low).count_ones()
 }
 
 /// What the walk keeps of one part for a directory.
@@ -192,7 +162,7 @@ impl<'s> PrefixStates<'s> {
                     .parts
                     .iter()
                     .zip(above)
-                    .all(|(part, word)| word.shortest == 0 || part.feed_passes(word.v, name));
+                    .all(|(part, word)| word.shortest == 0 || part.passes(part.feed(word.v, name)));
         }
         let mut words: [Word; 4] = [Word { v: 0, shortest: 0 }; 4];
         let mut spilled = Vec::new();
