@@ -97,7 +97,8 @@ struct Scored {
     fuzzy: i32,
     /// Where the last part's alignment ends (a byte offset in the text).
     end: u32,
-    /// A build artefact or a cached copy (ties go to sources first).
+    /// A build artefact or a cached copy (ties go to sources first); set with the bonuses,
+    /// before the order is read.
     derived: bool,
     /// The text's length in bytes (ties go to the shorter).
     len: u32,
@@ -217,7 +218,7 @@ impl Query {
                 at: m.index,
                 fuzzy: i32::from(m.score),
                 end: u32::from(m.end_col),
-                derived: is_derived(texts[m.index as usize]),
+                derived: false,
                 len: u32::try_from(texts[m.index as usize].len()).unwrap_or(u32::MAX),
                 filename_bonus: 0,
                 exact_bonus: 0,
@@ -317,9 +318,10 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
     scored
 }
 
-/// Sets the bonuses that need no second match: the exact name, and the alignment of `part`
-/// ending inside the file name.
+/// Sets the bonuses that need no second match (the exact name, and the alignment of `part`
+/// ending inside the file name) and whether the text is derived.
 fn bonuses(s: &mut Scored, text: &str, part: &Part) {
+    s.derived = is_derived(text);
     let name_start = text.rfind('/').map_or(0, |slash| slash + 1);
     let name = &text[name_start..];
     let stem = name.rfind('.').filter(|&dot| dot > 0).map_or(name, |dot| &name[..dot]);
