@@ -48,8 +48,8 @@ pub(super) struct Pipeline<'a> {
 impl<'a> Pipeline<'a> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
     /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
-    /// `threads` workers on helper threads, searching queued files itself while it would
-    /// wait.
+    /// workers on helper threads (`threads` of them when it walks the disk, one fewer when the
+    /// index feeds it), searching queued files itself while it would wait.
     pub fn run(&self, started: Instant) -> Page<'a> {
         let search = &self.search;
         let threads = search
@@ -63,6 +63,9 @@ impl<'a> Pipeline<'a> {
         if page.is_done() {
             return page;
         }
+        // Fed by the index, the calling thread has little to do besides searching, so it counts
+        // as one of the `threads`; walking the disk, it is busy listing directories.
+        let helpers = if self.indexed.is_some() { threads - 1 } else { threads };
         crate::pool::scope(|scope| {
             let mut searcher = search.searcher();
             let mut workers: Option<Workers> = None;
@@ -79,8 +82,7 @@ impl<'a> Pipeline<'a> {
                     page.truncated = search.control.interruption();
                     if may_start && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
                         may_start = false;
-                        // The calling thread searches too: it is one of the `threads`.
-                        workers = Workers::start(search, scope, threads - 1, next);
+                        workers = Workers::start(search, scope, helpers, next);
                     }
                     !page.is_done()
                 }
