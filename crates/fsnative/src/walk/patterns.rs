@@ -18,6 +18,10 @@ pub(crate) struct PathPatterns {
     kind: Kind,
     /// Patterns and paths compared in NFC.
     unified: bool,
+    /// For globs whose every pattern ends in literal ASCII (`**/*multi.py` ends in `multi.py`),
+    /// those endings: a path that ends in none of them matches none of the patterns, which a
+    /// byte compare tells before the globs' automata run.
+    endings: Option<Vec<Box<[u8]>>>,
 }
 
 #[derive(Debug)]
@@ -46,6 +50,10 @@ impl PathPatterns {
         let normalized: Vec<std::borrow::Cow<'_, str>> =
             patterns.iter().map(|p| if unified { forms::nfc(p) } else { (*p).into() }).collect();
         let patterns: Vec<&str> = normalized.iter().map(|p| p.as_ref()).collect();
+        let endings = match syntax {
+            GlobSyntax::Glob if !case_insensitive => patterns.iter().map(|p| literal_ending(p)).collect(),
+            _ => None,
+        };
         let kind = match syntax {
             GlobSyntax::Glob => {
                 let mut set = GlobSetBuilder::new();
@@ -69,7 +77,7 @@ impl PathPatterns {
                 Kind::Minimatch { patterns, fold_case: case_insensitive }
             }
         };
-        Ok(PathPatterns { kind, unified })
+        Ok(PathPatterns { kind, unified, endings })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -83,6 +91,11 @@ impl PathPatterns {
     pub fn matches(&self, relative: &[u8]) -> bool {
         let normalized = if self.unified { forms::nfc_bytes(relative) } else { relative.into() };
         let relative = normalized.as_ref();
+        if let Some(endings) = &self.endings {
+            if !endings.iter().any(|ending| relative.ends_with(ending)) {
+                return false;
+            }
+        }
         match &self.kind {
             Kind::Glob(set) => set.is_match(Path::new(os_str(relative))),
             Kind::Minimatch { patterns, fold_case } => {
@@ -94,6 +107,16 @@ impl PathPatterns {
     }
 }
 
+/// The literal ASCII bytes a glob ends in, after its last wildcard, class, alternation or
+/// escape (and within its last component): every path it matches ends in them. `None` when
+/// there are none.
+fn literal_ending(pattern: &str) -> Option<Box<[u8]>> {
+    let bytes = pattern.as_bytes();
+    let literal = |byte: &u8| byte.is_ascii() && !b"*?[]{}\\/!".contains(byte);
+    let start = bytes.iter().rposition(|byte| !literal(byte)).map_or(0, |at| at + 1);
+    (start < bytes.len()).then(|| bytes[start..].into())
+}
+
 fn invalid(pattern: &str, err: &dyn std::fmt::Display) -> Error {
     Error::new(ErrorCode::InvalidGlob, format!("invalid glob {pattern:?}: {err}"))
 }
@@ -101,6 +124,77 @@ fn invalid(pattern: &str, err: &dyn std::fmt::Display) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_glob_s_literal_ending_is_what_follows_its_last_wildcard_in_its_last_component() {
+        let ending = |pattern: &str| literal_ending(pattern).map(|e| String::from_utf8(e.into()).unwrap());
+        assert_eq!(ending("**/*multi.py").as_deref(), Some("multi.py"));
+        assert_eq!(ending("src/**/test_?.rs").as_deref(), Some(".rs"));
+        assert_eq!(ending("Makefile").as_deref(), Some("Makefile"));
+        assert_eq!(ending("**/*.{py,pyi}"), None);
+        assert_eq!(ending("docs/[ab]"), None);
+        assert_eq!(ending("src/"), None);
+        assert_eq!(ending("**"), None);
+        assert_eq!(ending("a/b\\*"), None);
+        assert_eq!(ending("**/caf\u{e9}").as_deref(), None, "non-ASCII ends the literal");
+    }
+
+    #[test]
+    fn the_endings_never_change_an_answer() {
+        let patterns = [
+            "**/*multi.py",
+            "*.py",
+            "**/*.py",
+            "src/**/test_?.rs",
+            "Makefile",
+            "**/Makefile",
+            "**/*.{py,pyi}",
+            "a/*",
+            "**/b.txt",
+            "**/*tx",
+            "x*y",
+            "[ab].py",
+        ];
+        let paths = [
+            "multi.py",
+            "a/multi.py",
+            "a/b/xmulti.py",
+            "a/multi.pyc",
+            "x.py",
+            "a/x.py",
+            "src/a/test_1.rs",
+            "src/test_12.rs",
+            "Makefile",
+            "sub/Makefile",
+            "sub/Makefile.am",
+            "a/b.pyi",
+            "a/b",
+            "b.txt",
+            "c/b.txt",
+            "c/b.tx",
+            "xay",
+            "x/y",
+            "a.py",
+            "ab.py",
+        ];
+        for syntax in [GlobSyntax::Glob, GlobSyntax::Minimatch] {
+            for chosen in patterns.windows(2).chain(patterns.chunks(1)) {
+                for case_insensitive in [false, true] {
+                    let set = PathPatterns::compile_forms(chosen, syntax, case_insensitive, false).unwrap();
+                    let mut plain =
+                        PathPatterns::compile_forms(chosen, syntax, case_insensitive, false).unwrap();
+                    plain.endings = None;
+                    for path in paths {
+                        assert_eq!(
+                            set.matches(path.as_bytes()),
+                            plain.matches(path.as_bytes()),
+                            "{chosen:?} {path} {syntax:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn where_forms_are_unified_either_spelling_matches_the_other() {
