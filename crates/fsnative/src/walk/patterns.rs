@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use memchr::memmem::Finder;
 
 use super::forms;
 use super::minimatch::Minimatch;
@@ -18,10 +19,35 @@ pub(crate) struct PathPatterns {
     kind: Kind,
     /// Patterns and paths compared in NFC.
     unified: bool,
-    /// For globs whose every pattern ends in literal ASCII (`**/*multi.py` ends in `multi.py`),
-    /// those endings: a path that ends in none of them matches none of the patterns, which a
-    /// byte compare tells before the globs' automata run.
-    endings: Option<Vec<Box<[u8]>>>,
+    /// For globs whose every pattern holds literal ASCII, what each requires of a path
+    /// ([`Required`]): a path that meets none of them matches none of the patterns, which byte
+    /// compares tell before the globs' automata run.
+    required: Option<Vec<Required>>,
+}
+
+/// What every path a glob matches holds: the literal ASCII it ends in (`**/*multi.py` ends in
+/// `multi.py`) and its longest other literal run, anywhere (`**/distlib/**/*.py` holds
+/// `distlib`).
+#[derive(Debug)]
+struct Required {
+    /// Empty when the glob ends in a wildcard, a class or an alternation.
+    ending: Box<[u8]>,
+    inside: Option<Box<Finder<'static>>>,
+}
+
+impl Required {
+    /// What `pattern` requires; `None` when it requires no literal (any path may match it).
+    fn of(pattern: &str) -> Option<Required> {
+        let ending = literal_ending(pattern);
+        let inside = longest_inner_literal(pattern, ending.as_ref().map_or(0, |e| e.len()))
+            .map(|piece| Box::new(Finder::new(piece).into_owned()));
+        (ending.is_some() || inside.is_some()).then(|| Required { ending: ending.unwrap_or_default(), inside })
+    }
+
+    #[inline]
+    fn admits(&self, path: &[u8]) -> bool {
+        path.ends_with(&self.ending) && self.inside.as_ref().is_none_or(|inside| inside.find(path).is_some())
+    }
 }
 
 #[derive(Debug)]
@@ -50,8 +76,8 @@ impl PathPatterns {
         let normalized: Vec<std::borrow::Cow<'_, str>> =
             patterns.iter().map(|p| if unified { forms::nfc(p) } else { (*p).into() }).collect();
         let patterns: Vec<&str> = normalized.iter().map(|p| p.as_ref()).collect();
-        let endings = match syntax {
-            GlobSyntax::Glob if !case_insensitive => patterns.iter().map(|p| literal_ending(p)).collect(),
+        let required = match syntax {
+            GlobSyntax::Glob if !case_insensitive => patterns.iter().map(|p| Required::of(p)).collect(),
             _ => None,
         };
         let kind = match syntax {
@@ -77,7 +103,7 @@ impl PathPatterns {
                 Kind::Minimatch { patterns, fold_case: case_insensitive }
             }
         };
-        Ok(PathPatterns { kind, unified, endings })
+        Ok(PathPatterns { kind, unified, required })
     }
 
     pub fn is_empty(&self) -> bool {
@@ -91,8 +117,8 @@ impl PathPatterns {
     pub fn matches(&self, relative: &[u8]) -> bool {
         let normalized = if self.unified { forms::nfc_bytes(relative) } else { relative.into() };
         let relative = normalized.as_ref();
-        if let Some(endings) = &self.endings {
-            if !endings.iter().any(|ending| relative.ends_with(ending)) {
+        if let Some(required) = &self.required {
+            if !required.iter().any(|required| required.admits(relative)) {
                 return false;
             }
         }
@@ -112,9 +138,41 @@ impl PathPatterns {
 /// there are none.
 fn literal_ending(pattern: &str) -> Option<Box<[u8]>> {
     let bytes = pattern.as_bytes();
-    let literal = |byte: &u8| byte.is_ascii() && !b"*?[]{}\\/!".contains(byte);
-    let start = bytes.iter().rposition(|byte| !literal(byte)).map_or(0, |at| at + 1);
+    let start = bytes.iter().rposition(|byte| !plain(*byte)).map_or(0, |at| at + 1);
     (start < bytes.len()).then(|| bytes[start..].into())
+}
+
+/// A byte that stands for itself in a glob wherever it is outside a class or an alternation:
+/// ASCII, neither a wildcard nor a separator nor part of a class, alternation or escape.
+fn plain(byte: u8) -> bool {
+    byte.is_ascii() && !b"*?[]{}\\/!,".contains(&byte)
+}
+
+/// The longest run of [`plain`] bytes (two at least) in `pattern` outside its alternations,
+/// leaving out its last `ending` bytes (tested apart): every path the glob matches holds it.
+/// Only what comes before the first class or escape is read, where a `]` or `}` may stand
+/// for itself.
+fn longest_inner_literal(pattern: &str, ending: usize) -> Option<&[u8]> {
+    let bytes = &pattern.as_bytes()[..pattern.len() - ending];
+    let bytes = &bytes[..bytes.iter().position(|&b| b == b'[' || b == b'\\').unwrap_or(bytes.len())];
+    let (mut depth, mut best, mut start): (usize, &[u8], Option<usize>) = (0, &[], None);
+    for (at, &byte) in bytes.iter().enumerate().chain([(bytes.len(), &b'/')]) {
+        if depth == 0 && plain(byte) {
+            start.get_or_insert(at);
+            continue;
+        }
+        if let Some(from) = start.take() {
+            if at - from > best.len() {
+                best = &bytes[from..at];
+            }
+        }
+        match byte {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    (best.len() >= 2).then_some(best)
 }
 
 fn invalid(pattern: &str, err: &dyn std::fmt::Display) -> Error {
@@ -140,7 +198,23 @@ mod tests {
     }
 
     #[test]
-    fn the_endings_never_change_an_answer() {
+    fn a_glob_s_inner_literal_is_its_longest_run_outside_alternations_before_any_class() {
+        let inner = |pattern: &str| {
+            let ending = literal_ending(pattern).map_or(0, |e| e.len());
+            longest_inner_literal(pattern, ending).map(|l| String::from_utf8(l.into()).unwrap())
+        };
+        assert_eq!(inner("**/distlib/**/*.py").as_deref(), Some("distlib"));
+        assert_eq!(inner("src/**/test_*.rs").as_deref(), Some("test_"));
+        assert_eq!(inner("**/{tests,testing}/*.py"), None, "inside an alternation");
+        assert_eq!(inner("{a,b}core/*.txt").as_deref(), Some("core"));
+        assert_eq!(inner("docs/[]ab]more/*"), Some("docs".into()), "nothing after a class");
+        assert_eq!(inner("x\\[ab/*.rs"), None, "nothing after an escape");
+        assert_eq!(inner("**/*multi.py"), None, "the ending is tested apart");
+        assert_eq!(inner("a/*.rs"), None, "one byte is too short");
+    }
+
+    #[test]
+    fn the_required_literals_never_change_an_answer() {
         let patterns = [
             "**/*multi.py",
             "*.py",
@@ -154,6 +228,12 @@ mod tests {
             "**/*tx",
             "x*y",
             "[ab].py",
+            "**/distlib/**/*.py",
+            "**/{tests,testing}/*.py",
+            "{a,b}core/*.txt",
+            "docs/[]ab]more/*",
+            "src/**/test_*.rs",
+            "**/x*y/**",
         ];
         let paths = [
             "multi.py",
@@ -176,6 +256,19 @@ mod tests {
             "x/y",
             "a.py",
             "ab.py",
+            "distlib/x.py",
+            "a/distlib/b/c.py",
+            "a/distlibs/c.py",
+            "tests/a.py",
+            "a/testing/b.py",
+            "acore/a.txt",
+            "core/a.txt",
+            "docs/]more/a",
+            "docs/a/b",
+            "src/test_a.rs",
+            "src/a/xtest_b.rs",
+            "x/y/z",
+            "xay/z",
         ];
         for syntax in [GlobSyntax::Glob, GlobSyntax::Minimatch] {
             for chosen in patterns.windows(2).chain(patterns.chunks(1)) {
@@ -183,7 +276,7 @@ mod tests {
                     let set = PathPatterns::compile_forms(chosen, syntax, case_insensitive, false).unwrap();
                     let mut plain =
                         PathPatterns::compile_forms(chosen, syntax, case_insensitive, false).unwrap();
-                    plain.endings = None;
+                    plain.required = None;
                     for path in paths {
                         assert_eq!(
                             set.matches(path.as_bytes()),
