@@ -30,6 +30,14 @@ pub const MAX_THREADS: usize = 256;
 /// search this short (a small project's, caches cold: about 0.2–0.5 ms).
 const INLINE_BUDGET: Duration = Duration::from_micros(300);
 
+/// [`INLINE_BUDGET`] for a search that the index feeds and a limit bounds: most end within it
+/// on the calling thread alone, whose caches are warm, where handing files to a helper made
+/// them wait for that helper's batch, the more so when the other CPUs were busy or cold (agent
+/// tree, limit 100, `def build`: 1.51-1.75 ms on one thread, 2.9-7.0 ms with a helper, after a
+/// 200 ms pause or with the caches evicted; `examples/gap_cost`). A search that reads much
+/// longer pays at most this before it goes parallel.
+const INLINE_BUDGET_INDEXED_LIMITED: Duration = Duration::from_millis(2);
+
 /// One search: what to walk, and how to search what the walk finds.
 pub(super) struct Pipeline<'a> {
     pub search: JobSearch<'a>,
@@ -47,7 +55,8 @@ pub(super) struct Pipeline<'a> {
 
 impl<'a> Pipeline<'a> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
-    /// in order; it searches on its own for the first [`INLINE_BUDGET`], then hands files to
+    /// in order; it searches on its own for the first [`INLINE_BUDGET`] (or
+    /// [`INLINE_BUDGET_INDEXED_LIMITED`]), then hands files to
     /// workers on helper threads (`threads` of them when it walks the disk, one fewer when the
     /// index feeds it), searching queued files itself while it would wait.
     pub fn run(&self, started: Instant) -> Page<'a> {
@@ -66,6 +75,10 @@ impl<'a> Pipeline<'a> {
         // Fed by the index, the calling thread has little to do besides searching, so it counts
         // as one of the `threads`; walking the disk, it is busy listing directories.
         let helpers = if self.indexed.is_some() { threads - 1 } else { threads };
+        let budget = match (&self.indexed, search.request.limit) {
+            (Some(_), Some(_)) => INLINE_BUDGET_INDEXED_LIMITED,
+            _ => INLINE_BUDGET,
+        };
         crate::pool::scope(|scope| {
             let mut searcher = search.searcher();
             let mut workers: Option<Workers> = None;
@@ -80,7 +93,7 @@ impl<'a> Pipeline<'a> {
                         return false;
                     }
                     page.truncated = search.control.interruption();
-                    if may_start && !page.is_done() && started.elapsed() >= INLINE_BUDGET {
+                    if may_start && !page.is_done() && started.elapsed() >= budget {
                         may_start = false;
                         workers = Workers::start(search, scope, helpers, next);
                     }
