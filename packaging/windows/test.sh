@@ -200,10 +200,8 @@ test_rust() {
 
 # --- Node ------------------------------------------------------------------------------------
 
-# The API tests written for Windows too (npm/test/support/system.mjs: what Windows or Wine cannot
-# make is skipped with its reason). Not yet: hostile (permission bits, FIFOs, /dev links),
-# transfer (a non-UTF-8 name) and readme (reads README.md beside the checkout).
-NODE_API_TESTS=(sandbox search errors index rank async text-bytes hostile-arguments load modules race)
+# The API tests written for Windows too: the list the windows-latest workflow runs as well.
+mapfile -t NODE_API_TESTS < <(grep -v '^#' "$here/node-api-tests.txt")
 
 test_node() {
     local started=$SECONDS version tgz platform_tgz
