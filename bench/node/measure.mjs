@@ -15,8 +15,9 @@ export const RG = process.env.BENCH_RG || path.join(BENCH, '.venv', 'bin', 'rg')
 // fsnative as built in the repository's npm/ (npm ci there builds native/fsnative.node).
 export const fsnative = createRequire(import.meta.url)(path.join(BENCH, '..', 'npm'));
 
-/** The corpora to run on: only the small one in a smoke run. */
-export const trees = (...wanted) => (SMOKE ? wanted.filter((t) => t === 'small') : wanted);
+/** The corpora to run on: only the small one in a smoke run, and only those named in BENCH_TREES (space- or comma-separated) when it is set. */
+const ONLY_TREES = (process.env.BENCH_TREES ?? '').split(/[\s,]+/).filter(Boolean);
+export const trees = (...wanted) => wanted.filter((t) => (t === 'small' || !SMOKE) && (ONLY_TREES.length === 0 || ONLY_TREES.includes(t)));
 export const corpus = (tree) => path.join(BENCH, 'corpora', tree);
 
 /** A case's patterns for a tree, always as a list. */

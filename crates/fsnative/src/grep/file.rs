@@ -2,6 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom};
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 
 use grep_matcher::Matcher;
@@ -56,28 +57,68 @@ const READ_WHOLE_MAX: u64 = 1024 * 1024;
 /// One thread's means to search files: the configured searcher, and the buffer small files
 /// are read into.
 pub(crate) struct FileSearcher {
-    searcher: Searcher,
+    /// Taken back by `drop` for the thread's next file searcher.
+    searcher: ManuallyDrop<Searcher>,
+    /// What `searcher` was built from.
+    shape: SearcherShape,
     buffer: Vec<u8>,
     /// `buffer` holds the whole file the last search opened (it was searched in memory).
     whole: bool,
 }
 
-/// Builds a file searcher for `request` (one per searching thread).
-pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
-    FileSearcher { searcher: configured_searcher(request), buffer: SPARE_BUFFER.take(), whole: false }
+/// The settings of a request a searcher is built from: a kept searcher serves any request
+/// with the same.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SearcherShape {
+    content: bool,
+    invert: bool,
+    multiline: bool,
+    before: usize,
+    after: usize,
+    max_count: Option<u64>,
+    search_binary: bool,
 }
 
+/// Builds a file searcher for `request` (one per searching thread), from what the last one
+/// this thread dropped left.
+pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
+    let content = request.mode == OutputMode::Content;
+    let shape = SearcherShape {
+        content,
+        invert: request.invert,
+        multiline: request.multiline,
+        before: if content { request.lines_before() } else { 0 },
+        after: if content { request.lines_after() } else { 0 },
+        max_count: request.max_count_per_file,
+        search_binary: request.search_binary,
+    };
+    let (kept, buffer) = SPARE.take();
+    let searcher = match kept {
+        Some((kept_shape, searcher)) if kept_shape == shape => searcher,
+        _ => configured_searcher(&shape),
+    };
+    FileSearcher { searcher: ManuallyDrop::new(searcher), shape, buffer, whole: false }
+}
+
+/// A searcher this thread dropped, with its shape, and its read buffer.
+type Spare = (Option<(SearcherShape, Searcher)>, Vec<u8>);
+
 thread_local! {
-    /// The read buffer of the last file searcher this thread dropped, for its next one: a new
-    /// buffer for every search would have its pages faulted in anew each time, as mimalloc
-    /// gives the pages of a large freed block back to the system soon after.
-    static SPARE_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+    /// What the last file searcher this thread dropped leaves for its next one. A new
+    /// searcher zeroes 72 KB of buffers, and a new read buffer has its pages faulted in anew
+    /// (mimalloc gives the pages of a large freed block back to the system soon after); in a
+    /// process that has just forked (Node spawning a tool, as between an agent's calls)
+    /// every page written once more faults too, so a small project's search wrote ~50–90
+    /// pages and spent more in faults than in searching.
+    static SPARE: std::cell::Cell<Spare> = const { std::cell::Cell::new((None, Vec::new())) };
 }
 
 impl Drop for FileSearcher {
     fn drop(&mut self) {
         // A file read whole is at most `READ_WHOLE_MAX`, so a thread keeps about that much.
-        SPARE_BUFFER.set(std::mem::take(&mut self.buffer));
+        // SAFETY: `searcher` is not used again: this is the file searcher's end.
+        let searcher = unsafe { ManuallyDrop::take(&mut self.searcher) };
+        SPARE.set((Some((self.shape, searcher)), std::mem::take(&mut self.buffer)));
     }
 }
 
@@ -96,17 +137,16 @@ pub(crate) enum Source<'a> {
     Bytes(&'a [u8]),
 }
 
-fn configured_searcher(request: &GrepRequest) -> Searcher {
-    let content = request.mode == OutputMode::Content;
+fn configured_searcher(shape: &SearcherShape) -> Searcher {
     let mut builder = SearcherBuilder::new();
     builder
-        .line_number(content)
-        .invert_match(request.invert)
-        .multi_line(request.multiline)
-        .before_context(if content { request.lines_before() } else { 0 })
-        .after_context(if content { request.lines_after() } else { 0 })
-        .max_matches(request.max_count_per_file)
-        .binary_detection(if request.search_binary {
+        .line_number(shape.content)
+        .invert_match(shape.invert)
+        .multi_line(shape.multiline)
+        .before_context(shape.before)
+        .after_context(shape.after)
+        .max_matches(shape.max_count)
+        .binary_detection(if shape.search_binary {
             BinaryDetection::none()
         } else {
             BinaryDetection::quit(b'\x00')
@@ -216,7 +256,7 @@ pub(crate) fn search(
         outcome: FileOutcome::default(),
     };
     sink.outcome.searched = true;
-    let FileSearcher { searcher, buffer, whole } = searcher;
+    let FileSearcher { searcher, buffer, whole, .. } = searcher;
     let quit = searcher.binary_detection().quit_byte();
     *whole = false;
     let contents = match source {

@@ -106,7 +106,8 @@ impl<'a> Page<'a> {
     /// The page entry for a file of which `taken` units (see `accept`) fit on the page.
     fn file_matches(&self, job: &Job, mut matches: Vec<Match>, records: u64, taken: u64) -> FileMatches {
         let root = &self.roots.paths()[job.root];
-        let relative_path = job.key.path.strip_prefix(root).unwrap_or(Path::new("")).to_path_buf();
+        let relative_path =
+            crate::roots::strip_base(&job.key.path, root).unwrap_or(Path::new("")).to_path_buf();
         let relative_path = crate::result::slashed_relative(relative_path);
         let count = match self.request.mode {
             OutputMode::Content => {

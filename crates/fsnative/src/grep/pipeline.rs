@@ -38,6 +38,17 @@ const INLINE_BUDGET: Duration = Duration::from_micros(300);
 /// longer pays at most this before it goes parallel.
 const INLINE_BUDGET_INDEXED_LIMITED: Duration = Duration::from_millis(2);
 
+/// How much the calling thread must have searched alone, besides running for
+/// [`INLINE_BUDGET`], before workers join: [`INLINE_FILES`] files or [`INLINE_BYTES`] bytes.
+/// The budget is time, and time stretches when the processor is busy or its caches are cold
+/// (another process ran just before, as between an agent's calls), so a small project's
+/// whole search (40 files, 70 KB) would pass it and hand its last files to workers, which
+/// cost more than searching them (the bench's small tree from Node, each call right after a
+/// spawned `rg`: core 0.46 -> 0.32 ms for a rare literal). What was searched is the same
+/// however busy the machine is. Workers no longer read ahead of a small page either.
+const INLINE_FILES: u64 = 64;
+const INLINE_BYTES: u64 = 1 << 20;
+
 /// One search: what to walk, and how to search what the walk finds.
 pub(super) struct Pipeline<'a> {
     pub search: JobSearch<'a>,
@@ -56,9 +67,10 @@ pub(super) struct Pipeline<'a> {
 impl<'a> Pipeline<'a> {
     /// Searches the targets and assembles the page. The calling thread walks and puts outcomes
     /// in order; it searches on its own for the first [`INLINE_BUDGET`] (or
-    /// [`INLINE_BUDGET_INDEXED_LIMITED`]), then hands files to
-    /// workers on helper threads (`threads` of them when it walks the disk, one fewer when the
-    /// index feeds it), searching queued files itself while it would wait.
+    /// [`INLINE_BUDGET_INDEXED_LIMITED`]) and at least [`INLINE_FILES`] files or [`INLINE_BYTES`]
+    /// bytes, then hands files to workers on helper threads (`threads` of them when it walks the
+    /// disk, one fewer when the index feeds it), searching queued files itself while it would
+    /// wait.
     pub fn run(&self, started: Instant) -> Page<'a> {
         let search = &self.search;
         let threads = search
@@ -84,16 +96,19 @@ impl<'a> Pipeline<'a> {
             let mut workers: Option<Workers> = None;
             // Starting workers is tried once (it fails only when no thread can be started).
             let mut may_start = threads > 1;
+            let mut inline_bytes = 0;
             let unsearched = self.produce(|job| match &mut workers {
                 Some(workers) => workers.hand_out(job, &mut page, &mut searcher),
                 None => {
                     let next = job.seq + 1;
                     let outcome = search.search(&mut searcher, &job);
+                    inline_bytes += outcome.as_ref().map_or(0, |outcome| outcome.bytes);
                     if page.accept(Done { job, outcome }) {
                         return false;
                     }
                     page.truncated = search.control.interruption();
-                    if may_start && !page.is_done() && started.elapsed() >= budget {
+                    let enough = next >= INLINE_FILES || inline_bytes >= INLINE_BYTES;
+                    if may_start && !page.is_done() && enough && started.elapsed() >= budget {
                         may_start = false;
                         workers = Workers::start(search, scope, helpers, next);
                     }

@@ -16,7 +16,7 @@ mod within;
 pub(crate) use beneath::{open_regular_at, RootDirs};
 pub(crate) use links::{decide, look_through, Decision, EntryType, Followed, LinkTarget};
 pub use resolve::MAX_SYMLINK_HOPS;
-pub(crate) use resolve::{below, canonical, canonicalize};
+pub(crate) use resolve::{below, canonical, canonicalize, strip_base};
 pub use validate::Intent;
 pub(crate) use validate::{Location, Roots};
 pub use within::is_path_within;

@@ -180,7 +180,7 @@ pub(crate) fn canonicalize(path: &Path) -> Result<PathBuf> {
 /// the file system does: on Windows without case (each side's names lowercased).
 pub(crate) fn below<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {
     if !sys::WINDOWS_PATH_RULES {
-        return path.strip_prefix(base).ok();
+        return strip_base(path, base);
     }
     let mut rest = path.components();
     for wanted in base.components() {
@@ -193,6 +193,39 @@ pub(crate) fn below<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {
         }
     }
     Some(rest.as_path())
+}
+
+/// `path` without its leading components `base`, as [`Path::strip_prefix`] gives it, but for a
+/// path a walk made (`base`, `/`, clean names) by comparing bytes: taking components apart
+/// cost a tenth of a small project's search, where every file's path is stripped twice.
+pub(crate) fn strip_base<'p>(path: &'p Path, base: &Path) -> Option<&'p Path> {
+    let (bytes, prefix) = (path.as_os_str().as_encoded_bytes(), base.as_os_str().as_encoded_bytes());
+    if !sys::WINDOWS_PATH_RULES && !prefix.is_empty() && !prefix.ends_with(b"/") && bytes.starts_with(prefix)
+    {
+        if bytes.len() == prefix.len() {
+            return Some(Path::new(""));
+        }
+        let rest = &bytes[prefix.len()..];
+        if let Some(rest) = rest.strip_prefix(b"/").filter(|rest| is_clean(rest)) {
+            // SAFETY: `rest` is a suffix of an `OsStr`'s encoded bytes that follows an ASCII
+            // `/`, so it starts at a boundary the encoding allows.
+            return Some(Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) }));
+        }
+    }
+    path.strip_prefix(base).ok()
+}
+
+/// `rest` is names joined by single `/`s, none of them `.`, with no `/` at either end: what
+/// [`Path::strip_prefix`] would give back unchanged.
+fn is_clean(rest: &[u8]) -> bool {
+    !rest.is_empty()
+        && !rest.ends_with(b"/")
+        && !rest.ends_with(b"/.")
+        && rest != b"."
+        && !rest.starts_with(b"/")
+        && !rest.starts_with(b"./")
+        && !rest.windows(2).any(|pair| pair == b"//")
+        && !rest.windows(3).any(|triple| triple == b"/./")
 }
 
 /// The directory a path with the prefix `prefix` starts from, one spelling for each: a
@@ -232,5 +265,43 @@ fn push_front_components(pending: &mut VecDeque<Step>, path: &Path) {
     }
     for part in parts.into_iter().rev() {
         pending.push_front(part);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::strip_base;
+
+    #[test]
+    fn stripping_a_base_by_bytes_gives_what_strip_prefix_gives() {
+        let bases = ["/a", "/a/b", "/a/./b", "/a/..", "/", "", "a", "/a/b/", "/ab"];
+        let paths = [
+            "/a",
+            "/a/b",
+            "/a/b/c",
+            "/a/b/c/",
+            "/a/b//c",
+            "/a/b/./c",
+            "/a/b/c/.",
+            "/a/b/.",
+            "/a/bc",
+            "/ab/c",
+            "/a/./b/c",
+            "/a/../c",
+            "/a/b/..",
+            "a/b",
+            "/",
+            "",
+            "/a//b/c",
+            "/a/b/c.d/.e",
+        ];
+        for base in bases {
+            for path in paths {
+                let (path, base) = (Path::new(path), Path::new(base));
+                assert_eq!(strip_base(path, base), path.strip_prefix(base).ok(), "{path:?} without {base:?}");
+            }
+        }
     }
 }
