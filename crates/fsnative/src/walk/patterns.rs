@@ -41,7 +41,8 @@ impl Required {
         let ending = literal_ending(pattern);
         let inside = longest_inner_literal(pattern, ending.as_ref().map_or(0, |e| e.len()))
             .map(|piece| Box::new(Finder::new(piece).into_owned()));
-        (ending.is_some() || inside.is_some()).then(|| Required { ending: ending.unwrap_or_default(), inside })
+        (ending.is_some() || inside.is_some())
+            .then(|| Required { ending: ending.unwrap_or_default(), inside })
     }
 
     #[inline]
