@@ -56,17 +56,16 @@ impl Indexed<'_> {
         let base = if dir.is_empty() { 0 } else { dir.len() + 1 };
         // With nothing but the prefilter to apply, the files it rules out are skipped by their
         // sieve alone (and counted there), without reading their entries.
+        let sieved = self.constraints.is_none() && max_depth.is_none() && !wholly_before;
         let entries: Box<dyn Iterator<Item = _>> = match &self.prefilter {
-            Some(prefilter) if self.constraints.is_none() && max_depth.is_none() && !wholly_before => {
-                Box::new(self.view.walk_sieved(
-                    target.root,
-                    dir,
-                    from.as_deref(),
-                    skipped,
-                    prefilter,
-                    &ruled_out,
-                ))
-            }
+            Some(prefilter) if sieved => Box::new(self.view.walk_sieved(
+                target.root,
+                dir,
+                from.as_deref(),
+                skipped,
+                prefilter,
+                &ruled_out,
+            )),
             _ => Box::new(self.view.walk(target.root, dir, max_depth, from.as_deref(), skipped)),
         };
         for (id, entry, _, after_cursor) in entries {
@@ -76,7 +75,10 @@ impl Indexed<'_> {
             if self.constraints.is_some_and(|constraints| !constraints.matches(&entry.path[base..])) {
                 continue;
             }
-            if let Some(unsearched) = self.prefilter.as_ref().and_then(|p| p.rules_out(entry)) {
+            // A sieved walk yields only the files its prefilter let through.
+            if let Some(unsearched) =
+                self.prefilter.as_ref().filter(|_| !sieved).and_then(|p| p.rules_out(entry))
+            {
                 let mut sum = ruled_out.get();
                 sum.add(unsearched);
                 ruled_out.set(sum);

@@ -170,9 +170,7 @@ impl<'a> View<'a> {
         from: Option<&[u8]>,
         skipped: &'v SkipCounters,
     ) -> impl Iterator<Item = (EntryId, &'v Entry, usize, bool)> + 'v {
-        let tree = &self.state.trees[root];
-        let range = tree.below(dir).unwrap_or(0..0);
-        let start = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
+        let (tree, range, start) = self.span(root, dir, from);
         let listed = move |depth: usize| max_depth.is_none_or(|max| depth < max);
         if listed(0) {
             self.skips(root, dir).add_to(skipped);
@@ -204,9 +202,7 @@ impl<'a> View<'a> {
         prefilter: &'v Prefilter,
         ruled_out: &'v Cell<Unsearched>,
     ) -> Sifted<'v> {
-        let tree = &self.state.trees[root];
-        let range = tree.below(dir).unwrap_or(0..0);
-        let cursor = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
+        let (tree, range, cursor) = self.span(root, dir, from);
         self.skips(root, dir).add_to(skipped);
         Sifted {
             tree,
@@ -218,6 +214,15 @@ impl<'a> View<'a> {
             skipped,
             ruled_out,
         }
+    }
+
+    /// The tree of `root`, the positions in its order of the entries below `dir`, and the
+    /// position of the cursor `from` (0 without one).
+    fn span(&self, root: usize, dir: &[u8], from: Option<&[u8]>) -> (&Tree, std::ops::Range<usize>, usize) {
+        let tree = &self.state.trees[root];
+        let range = tree.below(dir).unwrap_or(0..0);
+        let cursor = from.map_or(0, |from| tree.position(from).unwrap_or_else(|at| at));
+        (tree, range, cursor)
     }
 
     /// The live entries below the directory `dir` of `root` in walk order, each with its
