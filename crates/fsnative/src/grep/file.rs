@@ -61,9 +61,12 @@ pub(crate) struct FileSearcher {
     searcher: ManuallyDrop<Searcher>,
     /// What `searcher` was built from.
     shape: SearcherShape,
+    /// Where files read whole go: only its first bytes (as many as the file held) are the
+    /// file's; it keeps its length between files, so it is zeroed only when it grows.
     buffer: Vec<u8>,
-    /// `buffer` holds the whole file the last search opened (it was searched in memory).
-    whole: bool,
+    /// How many bytes of `buffer` hold the whole file the last search opened (it was searched
+    /// in memory).
+    whole: Option<usize>,
 }
 
 /// The settings of a request a searcher is built from: a kept searcher serves any request
@@ -97,7 +100,7 @@ pub(crate) fn searcher(request: &GrepRequest) -> FileSearcher {
         Some((kept_shape, searcher)) if kept_shape == shape => searcher,
         _ => configured_searcher(&shape),
     };
-    FileSearcher { searcher: ManuallyDrop::new(searcher), shape, buffer, whole: false }
+    FileSearcher { searcher: ManuallyDrop::new(searcher), shape, buffer, whole: None }
 }
 
 /// A searcher this thread dropped, with its shape, and its read buffer.
@@ -126,7 +129,7 @@ impl FileSearcher {
     /// The contents of the file the last search opened, when it was read whole (what a later
     /// search of the same version may search as [`Source::Bytes`]).
     pub fn read_whole(&self) -> Option<&[u8]> {
-        self.whole.then_some(&self.buffer[..])
+        self.whole.map(|len| &self.buffer[..len])
     }
 }
 
@@ -215,7 +218,7 @@ pub(crate) fn starts_with_bom(bytes: &[u8]) -> bool {
 /// byte-order mark (only the streaming search decodes those) or holds the binary byte `quit`
 /// past [`BINARY_CHECKED_UPFRONT`].
 fn read_whole<'a>(
-    file: &File,
+    mut file: &File,
     size: u64,
     quit: Option<u8>,
     buffer: &'a mut Vec<u8>,
@@ -223,16 +226,28 @@ fn read_whole<'a>(
     if size > READ_WHOLE_MAX {
         return Ok(None);
     }
-    buffer.clear();
-    buffer.reserve(size as usize);
-    // Into the spare capacity as it is (no zeroing first); a file that grew is read to its
-    // listed size.
-    file.take(size).read_to_end(buffer)?;
-    let has_bom = starts_with_bom(buffer);
+    // One read of the listed size (`read_to_end` would read 8, 16, 32 KiB... in turn: three
+    // system calls for a 40 KB file); a file that grew is read to its listed size, one that
+    // shrank to its end.
+    let size = size as usize;
+    if buffer.len() < size {
+        buffer.resize(size, 0);
+    }
+    let mut filled = 0;
+    while filled < size {
+        match file.read(&mut buffer[filled..size]) {
+            Ok(0) => break,
+            Ok(read) => filled += read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    let bytes = &buffer[..filled];
+    let has_bom = starts_with_bom(bytes);
     let late_binary = quit.is_some_and(|byte| {
-        buffer.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| memchr::memchr(byte, rest).is_some())
+        bytes.get(BINARY_CHECKED_UPFRONT..).is_some_and(|rest| memchr::memchr(byte, rest).is_some())
     });
-    Ok((!has_bom && !late_binary).then_some(&buffer[..]))
+    Ok((!has_bom && !late_binary).then_some(bytes))
 }
 
 /// Searches a file, skipping its first `skip` records (a cursor resuming inside it).
@@ -258,12 +273,12 @@ pub(crate) fn search(
     sink.outcome.searched = true;
     let FileSearcher { searcher, buffer, whole, .. } = searcher;
     let quit = searcher.binary_detection().quit_byte();
-    *whole = false;
+    *whole = None;
     let contents = match source {
         Source::Bytes(bytes) => Contents::Whole(bytes),
         Source::Open(file, size) => match read_whole(file, size, quit, buffer)? {
             Some(bytes) => {
-                *whole = true;
+                *whole = Some(bytes.len());
                 Contents::Whole(bytes)
             }
             None => Contents::Streamed(file),
@@ -586,6 +601,31 @@ mod tests {
         let (text, ranges, _) = decode_lossy(b"a\xffbc", vec![[2, 4]]);
         assert_eq!(text, "a\u{fffd}bc");
         assert_eq!(ranges, vec![[4, 6]]);
+    }
+
+    #[test]
+    fn a_file_is_read_whole_to_its_listed_size_or_its_end() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("file");
+        let mut buffer = Vec::new();
+        for (contents, listed, expected) in [
+            (&b"hello world"[..], 11, &b"hello world"[..]),
+            (b"hello world", 5, b"hello"),
+            (b"hi", 11, b"hi"),
+            (b"", 0, b""),
+        ] {
+            std::fs::write(&path, contents).expect("written");
+            let file = File::open(&path).expect("opened");
+            let read = read_whole(&file, listed, None, &mut buffer).expect("read");
+            assert_eq!(read, Some(expected), "{contents:?} listed at {listed} bytes");
+        }
+        std::fs::write(&path, b"\xEF\xBB\xBFtext").expect("written");
+        let file = File::open(&path).expect("opened");
+        assert_eq!(
+            read_whole(&file, 7, None, &mut buffer).expect("read"),
+            None,
+            "a byte-order mark is streamed"
+        );
     }
 
     #[test]
