@@ -9,6 +9,7 @@
 //!
 //! Its modules: `score` (the query, the matcher and the score's parts).
 
+mod alignment;
 mod score;
 mod signals;
 mod subsequence;
