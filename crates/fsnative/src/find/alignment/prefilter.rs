@@ -64,11 +64,11 @@ fn in_one_scan(n: usize, typos: usize, len: usize, occurs: impl Fn(usize, usize)
         if catch_up(&mut next, n) {
             return first;
         }
-        for k in 0..next.len() {
-            if occurs(next[k], at) {
+        for path in next.iter_mut() {
+            if occurs(*path, at) {
                 first.get_or_insert(at);
-                next[k] += 1;
-                if next[k] == n {
+                *path += 1;
+                if *path == n {
                     return first;
                 }
             }
