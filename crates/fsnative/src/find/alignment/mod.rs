@@ -111,7 +111,8 @@ fn window(needle: &Needle<'_>, typos: usize, hay: &[u8], lanes: Lanes) -> Option
     if typos > 0 && n <= typos {
         return Some((0, hay.len()));
     }
-    let start = prefilter::first_byte(n, typos, hay.len(), lanes.prefilter, |i, at| needle.matches(i, hay[at]))?;
+    let start =
+        prefilter::first_byte(n, typos, hay.len(), lanes.prefilter, |i, at| needle.matches(i, hay[at]))?;
     let end = hay.iter().rposition(|&b| (n - 1 - typos..n).any(|i| needle.matches(i, b)))? + 1;
     Some((start, end))
 }
@@ -129,7 +130,8 @@ struct Lanes {
 fn lanes(needle_bytes: usize) -> Lanes {
     let max_per_char = MATCH + CASE_BONUS + CAPITAL_BONUS.max(DELIMITER_BONUS).div_ceil(2);
     let one_time = CAPITAL_BONUS.max(DELIMITER_BONUS) / 2;
-    let fits_in_byte = usize::from(max_per_char) * needle_bytes + usize::from(one_time + PREFIX_BONUS + MISMATCH)
+    let fits_in_byte = usize::from(max_per_char) * needle_bytes
+        + usize::from(one_time + PREFIX_BONUS + MISMATCH)
         <= usize::from(u8::MAX);
     simd_lanes(fits_in_byte)
 }
@@ -233,7 +235,12 @@ impl Alignment {
     /// What the traceback matches, with at most `typos` needle characters mismatched or
     /// skipped: the sum of `weight(row)` over the rows matched. A column that `inside(column)`
     /// (inside a character of the path) is stepped over to the left.
-    fn matched(&self, typos: usize, inside: impl Fn(usize) -> bool, weight: impl Fn(usize) -> usize) -> usize {
+    fn matched(
+        &self,
+        typos: usize,
+        inside: impl Fn(usize) -> bool,
+        weight: impl Fn(usize) -> usize,
+    ) -> usize {
         let last = &self.scores[self.rows * self.width..];
         let best = last.iter().copied().max().unwrap_or(0);
         if best == 0 {

@@ -89,7 +89,13 @@ struct Path {
     found: u64,
 }
 
-fn in_turns(n: usize, typos: usize, len: usize, lanes: usize, occurs: impl Fn(usize, usize) -> bool) -> Option<usize> {
+fn in_turns(
+    n: usize,
+    typos: usize,
+    len: usize,
+    lanes: usize,
+    occurs: impl Fn(usize, usize) -> bool,
+) -> Option<usize> {
     let mut paths = [Path { next: 0, free: 0, found: 0 }; 3];
     let paths = &mut paths[..=typos];
     for (k, path) in paths.iter_mut().enumerate() {
@@ -99,7 +105,9 @@ fn in_turns(n: usize, typos: usize, len: usize, lanes: usize, occurs: impl Fn(us
     let mut first = usize::MAX;
     for block in (0..len).step_by(lanes) {
         let found = |i: usize| {
-            (0..lanes).filter(|&lane| block + lane < len && occurs(i, block + lane)).fold(0, |m, lane| m | 1 << lane)
+            (0..lanes)
+                .filter(|&lane| block + lane < len && occurs(i, block + lane))
+                .fold(0, |m, lane| m | 1 << lane)
         };
         for path in paths.iter_mut() {
             (path.free, path.found) = (all, found(path.next));
@@ -111,7 +119,8 @@ fn in_turns(n: usize, typos: usize, len: usize, lanes: usize, occurs: impl Fn(us
                     if before.next + 1 == n {
                         return Some(first);
                     }
-                    (path.next, path.free, path.found) = (before.next + 1, before.free, found(before.next + 1));
+                    (path.next, path.free, path.found) =
+                        (before.next + 1, before.free, found(before.next + 1));
                 } else if before.next + 1 == path.next && before.free > path.free {
                     path.free = before.free;
                 }

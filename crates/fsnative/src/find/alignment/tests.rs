@@ -27,8 +27,30 @@ impl Draw {
 }
 
 const WORDS: [&str; 24] = [
-    "src", "lib", "main", "handler", "json", "decoder", "test", "Config", "HTTPServer", "utils", "__init__",
-    "README", "mod", "index", "parser", "a", "b", "ab", "fooBar", "x1", "tests", "hand", "node_modules", "Makefile",
+    "src",
+    "lib",
+    "main",
+    "handler",
+    "json",
+    "decoder",
+    "test",
+    "Config",
+    "HTTPServer",
+    "utils",
+    "__init__",
+    "README",
+    "mod",
+    "index",
+    "parser",
+    "a",
+    "b",
+    "ab",
+    "fooBar",
+    "x1",
+    "tests",
+    "hand",
+    "node_modules",
+    "Makefile",
 ];
 const UNICODE_WORDS: [&str; 6] = ["café", "naïve", "Über", "日本語", "résumé", "ß"];
 const SEPARATORS: [&str; 6] = ["/", "/", "_", "-", ".", ""];
@@ -102,7 +124,13 @@ fn compare(seed: u64, cases: usize, unicode: bool) {
         }
     }
     assert!(matched > cases, "too few matches to compare: {matched}");
-    assert!(differ.is_empty(), "{} of {} differ:\n{}", differ.len(), cases * 7, differ[..differ.len().min(20)].join("\n"));
+    assert!(
+        differ.is_empty(),
+        "{} of {} differ:\n{}",
+        differ.len(),
+        cases * 7,
+        differ[..differ.len().min(20)].join("\n")
+    );
 }
 
 #[test]

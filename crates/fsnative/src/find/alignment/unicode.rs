@@ -10,8 +10,8 @@
 //! ASCII needle's ([`super`]).
 
 use super::{
-    column_bonus, lanes, prefilter, Alignment, Lanes, Needle, CASE_BONUS, GAP_EXTEND, GAP_OPEN, MATCH, MAX_ALIGNED, MAX_LANES,
-    MISMATCH,
+    column_bonus, lanes, prefilter, Alignment, Lanes, Needle, CASE_BONUS, GAP_EXTEND, GAP_OPEN, MATCH,
+    MAX_ALIGNED, MAX_LANES, MISMATCH,
 };
 
 /// A needle character and its other case (itself when the flip is not one character of the
@@ -82,7 +82,8 @@ fn window(chars: &[Char], typos: usize, text: &str, lanes: Lanes) -> Option<(usi
     }
     let hay = text.as_bytes();
     let start = prefilter::first_byte(n, typos, hay.len(), lanes.prefilter, |i, at| chars[i].at(hay, at).0)?;
-    let last = |(at, c): (usize, char)| (n - 1 - typos..n).any(|i| chars[i].matches(c)).then(|| at + c.len_utf8());
+    let last =
+        |(at, c): (usize, char)| (n - 1 - typos..n).any(|i| chars[i].matches(c)).then(|| at + c.len_utf8());
     let end = text.char_indices().rev().find_map(last)?;
     Some((start, end))
 }
@@ -149,11 +150,15 @@ fn spread_gaps(row: &mut [u16], pending: &mut [bool], counts: &[(u16, u16)], blo
             let Some(from) = to.checked_sub(step) else {
                 continue;
             };
-            let (source, open) =
-                if lane >= step { (before[lane - step], before_pending[lane - step]) } else { (row[from], pending[from]) };
+            let (source, open) = if lane >= step {
+                (before[lane - step], before_pending[lane - step])
+            } else {
+                (row[from], pending[from])
+            };
             let crosses_start = counts[to + 1].0 > counts[from + 1].0;
             let extensions = counts[to + 1].1 - counts[from + 1].1;
-            let penalty = GAP_EXTEND * extensions + if open && crosses_start { GAP_OPEN - GAP_EXTEND } else { 0 };
+            let penalty =
+                GAP_EXTEND * extensions + if open && crosses_start { GAP_OPEN - GAP_EXTEND } else { 0 };
             row[to] = row[to].max(source.saturating_sub(penalty));
             pending[to] |= open && !crosses_start;
         }
