@@ -198,34 +198,44 @@ struct Alignment {
 
 impl Alignment {
     fn new(needle: &Needle<'_>, hay: &[u8], prefix: bool, lanes: usize) -> Alignment {
-        let rows = needle.bytes.len();
-        let width = hay.len().div_ceil(lanes) * lanes;
-        let mut scores = vec![0u16; (rows + 1) * width];
-        let mut matches = vec![false; (rows + 1) * width];
-        let bonuses: Vec<u16> = (0..width).map(|at| column_bonus(hay, at, prefix)).collect();
+        let mut alignment = Alignment::zeroed(needle.bytes.len(), hay.len(), lanes);
+        let bonuses: Vec<u16> = (0..alignment.width).map(|at| column_bonus(hay, at, prefix)).collect();
         let byte = |at: usize| hay.get(at).copied().unwrap_or(0);
-        for row in 1..=rows {
-            let (done, rest) = scores.split_at_mut(row * width);
-            let (above, current) = (&done[(row - 1) * width..], &mut rest[..width]);
-            let (done_m, rest_m) = matches.split_at_mut(row * width);
-            let (above_m, current_m) = (&done_m[(row - 1) * width..], &mut rest_m[..width]);
-            for at in 0..width {
+        for row in 1..=alignment.rows {
+            let (above, current) = alignment.row(row);
+            for (at, &bonus) in bonuses.iter().enumerate() {
                 let matched = needle.matches(row - 1, byte(at));
-                let diagonal = if at == 0 { 0 } else { above[at - 1] };
-                let mut score =
-                    if matched { diagonal + MATCH + bonuses[at] } else { diagonal.saturating_sub(MISMATCH) };
-                if needle.bytes[row - 1] == byte(at) {
-                    score += CASE_BONUS;
-                }
-                let open = if above_m[at] { GAP_OPEN - GAP_EXTEND } else { 0 };
-                current[at] = score.max(above[at].saturating_sub(GAP_EXTEND + open));
-                current_m[at] = matched;
+                let own_case = needle.bytes[row - 1] == byte(at);
+                current.scores[at] = above.cell(at, matched, own_case, bonus);
+                current.matches[at] = matched;
             }
-            for block in (0..width).step_by(lanes) {
-                spread_gaps(&mut current[..block + lanes], current_m, block, lanes);
+            for block in (0..current.scores.len()).step_by(lanes) {
+                spread_gaps(&mut current.scores[..block + lanes], current.matches, block, lanes);
             }
         }
-        Alignment { width, scores, matches, rows }
+        alignment
+    }
+
+    /// A matrix of zeros for `rows` needle characters on a window of `len` bytes.
+    fn zeroed(rows: usize, len: usize, lanes: usize) -> Alignment {
+        let width = len.div_ceil(lanes) * lanes;
+        Alignment {
+            width,
+            scores: vec![0; (rows + 1) * width],
+            matches: vec![false; (rows + 1) * width],
+            rows,
+        }
+    }
+
+    /// Row `row - 1`, finished, and row `row`, to fill.
+    fn row(&mut self, row: usize) -> (Row<'_>, RowMut<'_>) {
+        let width = self.width;
+        let (done, rest) = self.scores.split_at_mut(row * width);
+        let (done_m, rest_m) = self.matches.split_at_mut(row * width);
+        (
+            Row { scores: &done[(row - 1) * width..], matches: &done_m[(row - 1) * width..] },
+            RowMut { scores: &mut rest[..width], matches: &mut rest_m[..width] },
+        )
     }
 
     fn score(&self, row: usize, column: Option<usize>) -> u16 {
@@ -277,6 +287,32 @@ impl Alignment {
             }
         }
         matched
+    }
+}
+
+/// One row of an [`Alignment`]: its scores and match masks.
+struct Row<'a> {
+    scores: &'a [u16],
+    matches: &'a [bool],
+}
+
+/// The row of an [`Alignment`] being filled.
+struct RowMut<'a> {
+    scores: &'a mut [u16],
+    matches: &'a mut [bool],
+}
+
+impl Row<'_> {
+    /// The score of the cell below column `at` of this row, before gaps along its own row:
+    /// the diagonal (a match with its bonuses, or a mismatch) or this row's cell less a gap.
+    fn cell(&self, at: usize, matched: bool, own_case: bool, bonus: u16) -> u16 {
+        let diagonal = if at == 0 { 0 } else { self.scores[at - 1] };
+        let mut score = if matched { diagonal + MATCH + bonus } else { diagonal.saturating_sub(MISMATCH) };
+        if own_case {
+            score += CASE_BONUS;
+        }
+        let open = if self.matches[at] { GAP_OPEN - GAP_EXTEND } else { 0 };
+        score.max(self.scores[at].saturating_sub(GAP_EXTEND + open))
     }
 }
 

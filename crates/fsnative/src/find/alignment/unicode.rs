@@ -10,8 +10,7 @@
 //! ASCII needle's ([`super`]).
 
 use super::{
-    column_bonus, lanes, prefilter, Alignment, Lanes, Needle, CASE_BONUS, GAP_EXTEND, GAP_OPEN, MATCH,
-    MAX_ALIGNED, MAX_LANES, MISMATCH,
+    column_bonus, lanes, prefilter, Alignment, Lanes, Needle, GAP_EXTEND, GAP_OPEN, MAX_ALIGNED, MAX_LANES,
 };
 
 /// A needle character and its other case (itself when the flip is not one character of the
@@ -90,10 +89,8 @@ fn window(chars: &[Char], typos: usize, text: &str, lanes: Lanes) -> Option<(usi
 
 /// The score matrix of the characters `chars` on the bytes `hay` (see [`Alignment::new`]).
 fn align(chars: &[Char], hay: &[u8], prefix: bool, lanes: usize) -> Alignment {
-    let rows = chars.len();
-    let width = hay.len().div_ceil(lanes) * lanes;
-    let mut scores = vec![0u16; (rows + 1) * width];
-    let mut matches = vec![false; (rows + 1) * width];
+    let mut alignment = Alignment::zeroed(chars.len(), hay.len(), lanes);
+    let width = alignment.width;
     let inside = |at: usize| hay.get(at).is_some_and(|b| (0x80..0xC0).contains(b));
     let starts = |at: usize| at < hay.len() && !inside(at);
     // Columns before each column that start a character, and that are not inside one (past
@@ -105,34 +102,20 @@ fn align(chars: &[Char], hay: &[u8], prefix: bool, lanes: usize) -> Alignment {
     }
     let bonuses: Vec<u16> = (0..width).map(|at| column_bonus(hay, at, prefix)).collect();
     let mut pending = vec![false; width];
-    for row in 1..=rows {
-        let (done, rest) = scores.split_at_mut(row * width);
-        let (above, current) = (&done[(row - 1) * width..], &mut rest[..width]);
-        let (done_m, rest_m) = matches.split_at_mut(row * width);
-        let (above_m, current_m) = (&done_m[(row - 1) * width..], &mut rest_m[..width]);
+    for row in 1..=chars.len() {
+        let (above, current) = alignment.row(row);
         for at in 0..width {
             let (matched, own_case) = chars[row - 1].at(hay, at);
             let matched = matched && starts(at);
-            current_m[at] = matched;
+            current.matches[at] = matched;
             pending[at] = matched;
-            if !starts(at) {
-                current[at] = 0;
-                continue;
-            }
-            let diagonal = if at == 0 { 0 } else { above[at - 1] };
-            let mut score =
-                if matched { diagonal + MATCH + bonuses[at] } else { diagonal.saturating_sub(MISMATCH) };
-            if own_case {
-                score += CASE_BONUS;
-            }
-            let open = if above_m[at] { GAP_OPEN - GAP_EXTEND } else { 0 };
-            current[at] = score.max(above[at].saturating_sub(GAP_EXTEND + open));
+            current.scores[at] = if starts(at) { above.cell(at, matched, own_case, bonuses[at]) } else { 0 };
         }
         for block in (0..width).step_by(lanes) {
-            spread_gaps(current, &mut pending, &counts, block, lanes);
+            spread_gaps(current.scores, &mut pending, &counts, block, lanes);
         }
     }
-    Alignment { width, scores, matches, rows }
+    alignment
 }
 
 /// [`super::spread_gaps`] over bytes: a step from column `from` to column `to` costs one
