@@ -7,8 +7,10 @@
 //! ready, else from a walk. Each relative path is matched and scored by [`score`]; the best
 //! `limit` are returned.
 //!
-//! Its modules: `score` (the query, the matcher and the score's parts).
+//! Its modules: `score` (the query, the matcher and the score's parts), `alignment` (the typo
+//! count of the entries returned: frizbee's count, computed by scalar code of our own).
 
+mod alignment;
 mod score;
 mod signals;
 mod subsequence;

@@ -28,9 +28,9 @@
 
 use std::cmp::Reverse;
 
-use fsnative_alignment::matched_chars;
 use neo_frizbee::{Config, Match, Matcher, SortStrategy};
 
+use super::alignment::matched_chars;
 use super::subsequence::Subsequences;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{missing, query_char_set};
@@ -247,7 +247,7 @@ impl Query {
         self.parts
             .iter()
             .map(|part| {
-                let matched = matched_chars(&part.needle, &part.config, text);
+                let matched = matched_chars(&part.needle, part.typos, text);
                 u32::try_from(part.needle.chars().count().saturating_sub(matched)).unwrap_or(u32::MAX)
             })
             .sum()
