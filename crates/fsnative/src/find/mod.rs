@@ -7,8 +7,10 @@
 //! ready, else from a walk. Each relative path is matched and scored by [`score`]; the best
 //! `limit` are returned.
 //!
-//! Its modules: `score` (the query, the matcher and the score's parts).
+//! Its modules: `score` (the query, the matcher and the score's parts), `subsequence` (the
+//! prefilter along the walk) and `bound` (the scores' upper bounds before alignment).
 
+mod bound;
 mod score;
 mod signals;
 mod subsequence;
