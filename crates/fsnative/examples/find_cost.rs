@@ -14,6 +14,8 @@
 //! ready, before the first find (a loaded index sets its watches and checks the tree in the
 //! background for a second or more, which would be timed with the finds). Each query's line
 //! also gives the process's CPU time per find where `/proc/self/stat` is there.
+//! `FIND_COST_PRINT=1` prints each query's entries first (query, score, typos, path), to compare
+//! the answers of two builds.
 
 use std::time::{Duration, Instant};
 
@@ -48,6 +50,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if options.frecency.is_some() {
             for entry in sandbox.find(&request)?.entries.iter().take(5) {
                 sandbox.record_access(&entry.path)?;
+            }
+        }
+        if std::env::var_os("FIND_COST_PRINT").is_some() {
+            for entry in sandbox.find(&request)?.entries {
+                println!("{query}\t{}\t{}\t{}", entry.score, entry.typos, entry.relative_path.display());
             }
         }
         let mut times = Vec::new();
