@@ -7,10 +7,13 @@
 //! ready, else from a walk. Each relative path is matched and scored by [`score`]; the best
 //! `limit` are returned.
 //!
-//! Its modules: `score` (the query, the matcher and the score's parts), `alignment` (the typo
-//! count of the entries returned: frizbee's count, computed by scalar code of our own).
+//! Its modules: `score` (the query, the matcher and the score's parts), `subsequence` (the
+//! prefilter along the walk), `bound` (the scores' upper bounds before alignment) and
+//! `alignment` (the typo count of the entries returned: frizbee's count, computed by scalar
+//! code of our own).
 
 mod alignment;
+mod bound;
 mod score;
 mod signals;
 mod subsequence;

@@ -26,17 +26,24 @@
 //! name or the name without its extension. Ties go to sources before build artefacts and cached
 //! copies ([`is_derived`]), then to the shorter path, then to path order.
 
+mod bounded;
+
 use std::cmp::Reverse;
 
 use neo_frizbee::{Config, Match, Matcher, SortStrategy};
 
 use super::alignment::matched_chars;
+use super::bound::Bound;
 use super::subsequence::Subsequences;
 use crate::error::{Error, ErrorCode, Result};
 use crate::index::{missing, query_char_set};
 
 /// The longest query accepted, in bytes.
 const MAX_QUERY_BYTES: usize = 1024;
+
+/// Texts from which a ranking bounds the scores before aligning (below, the pass over every
+/// text costs about what it saves).
+const BOUNDED_TEXTS: usize = 4096;
 
 /// One whitespace-separated part of a query.
 struct Part {
@@ -121,8 +128,7 @@ impl Scored {
 
     /// The most `score` can become once the bonuses are added (see [`bonuses`]).
     fn ceiling(&self) -> i64 {
-        let caps = BonusCaps::of(self.fuzzy);
-        i64::from(self.fuzzy) + i64::from(caps.exact_name.max(caps.exact_stem)) + i64::from(caps.name)
+        BonusCaps::ceiling(self.fuzzy, Exact::Name)
     }
 }
 
@@ -180,10 +186,29 @@ impl Query {
         limit: usize,
         threads: usize,
     ) -> Ranking {
+        self.rank_bounded(texts, keep, limit, threads, BOUNDED_TEXTS)
+    }
+
+    /// [`Query::rank`], bounding the scores first when there are at least `bounded` texts
+    /// (see [`Query::candidates`]).
+    fn rank_bounded(
+        &self,
+        texts: &[&str],
+        keep: impl Fn(usize) -> bool,
+        limit: usize,
+        threads: usize,
+        bounded: usize,
+    ) -> Ranking {
         let part = self.parts.last().expect("a query has a part");
-        let mut scored = self.matches(texts, threads);
-        scored.retain(|s| keep(s.at as usize));
-        let total = scored.len();
+        let (total, mut scored) =
+            match self.bound().filter(|_| texts.len() >= bounded.max(limit.saturating_mul(8))) {
+                Some(bound) => self.candidates(&bound, texts, keep, limit, threads),
+                None => {
+                    let mut scored = self.matches(texts, threads);
+                    scored.retain(|s| keep(s.at as usize));
+                    (scored.len(), scored)
+                }
+            };
         if limit < scored.len() {
             scored = best_of(scored, texts, part, limit);
         } else {
@@ -276,6 +301,46 @@ impl BonusCaps {
     fn of(fuzzy: i32) -> BonusCaps {
         BonusCaps { exact_name: fuzzy * 2 / 5, exact_stem: fuzzy / 4, name: (fuzzy / 6).min(30) }
     }
+
+    /// The exact bonus for a file name that is `exact`.
+    fn exact(&self, exact: Exact) -> i32 {
+        match exact {
+            Exact::Name => self.exact_name,
+            Exact::Stem => self.exact_stem,
+            Exact::Neither => 0,
+        }
+    }
+
+    /// The most a match of fuzzy score `fuzzy` whose file name is `exact` can score with its
+    /// bonuses (each cap grows with `fuzzy`, so an upper bound of the fuzzy score gives one of
+    /// the score).
+    fn ceiling(fuzzy: i32, exact: Exact) -> i64 {
+        let caps = BonusCaps::of(fuzzy);
+        i64::from(fuzzy) + i64::from(caps.exact(exact)) + i64::from(caps.name)
+    }
+}
+
+/// Whether a file name is the query's name part.
+#[derive(Clone, Copy)]
+enum Exact {
+    /// The whole name, ignoring ASCII case.
+    Name,
+    /// The name without its extension.
+    Stem,
+    Neither,
+}
+
+/// Whether the file name of `text` is `name`, or is it once its extension is left out.
+fn exact(text: &str, name: &str) -> Exact {
+    let file = file_name(text);
+    let stem = file.rfind('.').filter(|&dot| dot > 0).map_or(file, |dot| &file[..dot]);
+    if name.eq_ignore_ascii_case(file) {
+        Exact::Name
+    } else if name.eq_ignore_ascii_case(stem) {
+        Exact::Stem
+    } else {
+        Exact::Neither
+    }
 }
 
 /// The best `limit` of `scored` (more than `limit` matches), their bonuses added; the
@@ -310,7 +375,21 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
         // Only a match that could still reach the best `limit` is matched against its file
         // name alone: bonuses only raise a score.
         let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
-        let reach = |s: &Scored| s.in_dirs && s.score() + i64::from(BonusCaps::of(s.fuzzy).name) >= threshold;
+        // The bonus grows with the file name's own score, which its bound caps (see [`Bound`];
+        // `None`: the name does not match and earns nothing).
+        let name_bound = Bound::new(&[(part.name.as_str(), typos_allowed(&part.name))]);
+        let most = |s: &Scored| match &name_bound {
+            Some(bound) => bound.ceiling(file_name(texts[s.at as usize]).as_bytes()).map(|c| c.fuzzy),
+            None => Some(u32::MAX),
+        };
+        let reach = |s: &Scored| {
+            s.in_dirs
+                && s.score() + i64::from(BonusCaps::of(s.fuzzy).name) >= threshold
+                && most(s).is_some_and(|most| {
+                    let most = i32::try_from(most).unwrap_or(i32::MAX);
+                    s.score() + i64::from(name_bonus(s.fuzzy, most, part)) >= threshold
+                })
+        };
         name_matches(&mut scored, texts, part, reach);
         scored.select_nth_unstable_by_key(limit - 1, key);
         scored.truncate(limit);
@@ -323,16 +402,8 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
 fn bonuses(s: &mut Scored, text: &str, part: &Part) {
     s.derived = is_derived(text);
     let name_start = text.rfind('/').map_or(0, |slash| slash + 1);
-    let name = &text[name_start..];
-    let stem = name.rfind('.').filter(|&dot| dot > 0).map_or(name, |dot| &name[..dot]);
     let caps = BonusCaps::of(s.fuzzy);
-    s.exact_bonus = if part.name.eq_ignore_ascii_case(name) {
-        caps.exact_name
-    } else if part.name.eq_ignore_ascii_case(stem) {
-        caps.exact_stem
-    } else {
-        0
-    };
+    s.exact_bonus = caps.exact(exact(text, &part.name));
     // Where the alignment of the name part starts, roughly: its end less its length.
     let starts = (s.end as usize + 1).saturating_sub(part.name.len());
     if starts >= name_start && !part.name.is_empty() {
@@ -342,6 +413,19 @@ fn bonuses(s: &mut Scored, text: &str, part: &Part) {
     }
 }
 
+/// The name bonus of a match of fuzzy score `fuzzy` whose file name, matched alone to the name
+/// part, scores `name_score`: the cap, scaled by that score (it grows with it).
+fn name_bonus(fuzzy: i32, name_score: i32, part: &Part) -> i32 {
+    // A perfect name match scores about 16 per character.
+    let perfect = i32::try_from(part.name.len() * 16).unwrap_or(i32::MAX).max(1);
+    BonusCaps::of(fuzzy).name * name_score.min(perfect) / perfect
+}
+
+/// The file name of the relative path `text`: after its last `/`.
+fn file_name(text: &str) -> &str {
+    &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
+}
+
 /// For the matches `wanted` picks, whose alignment ended in the directories: matches the
 /// name part against the file name alone, and gives the name bonus scaled by that match.
 fn name_matches(scored: &mut [Scored], texts: &[&str], part: &Part, wanted: impl Fn(&Scored) -> bool) {
@@ -349,19 +433,11 @@ fn name_matches(scored: &mut [Scored], texts: &[&str], part: &Part, wanted: impl
     if picked.is_empty() {
         return;
     }
-    let names: Vec<&str> = picked
-        .iter()
-        .map(|&i| {
-            let text = texts[scored[i].at as usize];
-            &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
-        })
-        .collect();
+    let names: Vec<&str> = picked.iter().map(|&i| file_name(texts[scored[i].at as usize])).collect();
     let config = Config { max_typos: Some(typos_allowed(&part.name)), ..part.config };
-    // A perfect name match scores about 16 per character.
-    let perfect = i32::try_from(part.name.len() * 16).unwrap_or(i32::MAX).max(1);
     for m in match_list(&part.name, &config, &names, 1) {
         let s = &mut scored[picked[m.index as usize]];
-        s.filename_bonus = BonusCaps::of(s.fuzzy).name * i32::from(m.score).min(perfect) / perfect;
+        s.filename_bonus = name_bonus(s.fuzzy, i32::from(m.score), part);
     }
     for &i in &picked {
         scored[i].in_dirs = false;

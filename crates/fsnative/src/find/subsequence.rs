@@ -68,6 +68,20 @@ impl Subsequences {
     pub fn path_passes(&self, path: &[u8]) -> bool {
         self.parts.iter().all(|part| part.passes(part.feed(u64::MAX, path)))
     }
+
+    /// For each part: the longest common subsequence of it and `text`, its length, and
+    /// whether that passes.
+    pub fn matched<'t>(&'t self, text: &'t [u8]) -> impl Iterator<Item = (u32, u32, bool)> + 't {
+        self.parts.iter().map(move |part| {
+            let v = part.feed(u64::MAX, text);
+            (matched(v, part.len), part.len, part.passes(v))
+        })
+    }
+
+    /// Whether `byte` matches one of part `at`'s characters.
+    pub fn holds(&self, at: usize, byte: u8) -> bool {
+        self.parts[at].masks[usize::from(byte)] != 0
+    }
 }
 
 impl Part {
