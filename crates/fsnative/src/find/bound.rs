@@ -93,6 +93,21 @@ impl Bound {
         let fuzzy = if text.len() > LONGEST_ALIGNED { u32::MAX } else { fuzzy };
         Some(Ceiling { fuzzy, last_whole })
     }
+
+    /// The ceiling of each text, `None` for those that do not match; on up to `threads`
+    /// threads.
+    pub fn ceilings(&self, texts: &[&str], threads: usize) -> Vec<Option<Ceiling>> {
+        let share = texts.len().div_ceil(threads.max(1)).max(1);
+        let run = |run: &[&str]| run.iter().map(|text| self.ceiling(text.as_bytes())).collect::<Vec<_>>();
+        if threads <= 1 || texts.len() < 2 * share {
+            return run(texts);
+        }
+        std::thread::scope(|scope| {
+            let run = &run;
+            let runs: Vec<_> = texts.chunks(share).map(|texts| scope.spawn(move || run(texts))).collect();
+            runs.into_iter().flat_map(|run| run.join().expect("a find thread panicked")).collect()
+        })
+    }
 }
 
 /// What [`Bound::ceiling`] knows of a text that matches.
@@ -116,23 +131,6 @@ fn inner_bonuses(needle: &[u8]) -> u32 {
             || (case_sensitive && pair[0].is_ascii_lowercase() && pair[1].is_ascii_uppercase())
     });
     places.count() as u32
-}
-
-impl Bound {
-    /// The ceiling of each text, `None` for those that do not match; on up to `threads`
-    /// threads.
-    pub fn ceilings(&self, texts: &[&str], threads: usize) -> Vec<Option<Ceiling>> {
-        let share = texts.len().div_ceil(threads.max(1)).max(1);
-        let run = |run: &[&str]| run.iter().map(|text| self.ceiling(text.as_bytes())).collect::<Vec<_>>();
-        if threads <= 1 || texts.len() < 2 * share {
-            return run(texts);
-        }
-        std::thread::scope(|scope| {
-            let run = &run;
-            let runs: Vec<_> = texts.chunks(share).map(|texts| scope.spawn(move || run(texts))).collect();
-            runs.into_iter().flat_map(|run| run.join().expect("a find thread panicked")).collect()
-        })
-    }
 }
 
 /// The highest ceiling `c` such that at least `count` of `ceilings` are `c` or more (the

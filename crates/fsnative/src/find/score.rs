@@ -137,11 +137,11 @@ const DERIVED_DIRS: [&str; 3] = ["__pycache__", "dist", "build"];
 /// Endings of files that are built from, or minified or compiled copies of, sources.
 const DERIVED_ENDINGS: [&str; 8] = [".pyc", ".pyo", ".o", ".obj", ".class", ".min.js", ".min.css", ".map"];
 
-/// Whether the relative path `path` is a build artefact or a cached copy of a source (in
-/// `__pycache__/`, `dist/` or `build/`, or compiled or minified: `.pyc`, `.o`, `.min.js`, …):
-/// on equal scores a source ranks above it.
-fn is_derived(path: &str) -> bool {
-    let (dirs, name) = path.rsplit_once('/').unwrap_or(("", path));
+/// Whether the relative path `path`, whose file name starts at `name_start`, is a build
+/// artefact or a cached copy of a source (in `__pycache__/`, `dist/` or `build/`, or compiled or
+/// minified: `.pyc`, `.o`, `.min.js`, …): on equal scores a source ranks above it.
+fn is_derived(path: &str, name_start: usize) -> bool {
+    let (dirs, name) = (&path[..name_start.saturating_sub(1)], &path[name_start..]);
     dirs.split('/').any(|dir| DERIVED_DIRS.contains(&dir))
         || DERIVED_ENDINGS.iter().any(|end| name.ends_with(end))
 }
@@ -330,9 +330,8 @@ enum Exact {
     Neither,
 }
 
-/// Whether the file name of `text` is `name`, or is it once its extension is left out.
-fn exact(text: &str, name: &str) -> Exact {
-    let file = file_name(text);
+/// Whether the file name `file` is `name`, or is it once its extension is left out.
+fn exact(file: &str, name: &str) -> Exact {
     let stem = file.rfind('.').filter(|&dot| dot > 0).map_or(file, |dot| &file[..dot]);
     if name.eq_ignore_ascii_case(file) {
         Exact::Name
@@ -400,10 +399,10 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
 /// Sets the bonuses that need no second match (the exact name, and the alignment of `part`
 /// ending inside the file name) and whether the text is derived.
 fn bonuses(s: &mut Scored, text: &str, part: &Part) {
-    s.derived = is_derived(text);
-    let name_start = text.rfind('/').map_or(0, |slash| slash + 1);
+    let name_start = name_start(text);
+    s.derived = is_derived(text, name_start);
     let caps = BonusCaps::of(s.fuzzy);
-    s.exact_bonus = caps.exact(exact(text, &part.name));
+    s.exact_bonus = caps.exact(exact(&text[name_start..], &part.name));
     // Where the alignment of the name part starts, roughly: its end less its length.
     let starts = (s.end as usize + 1).saturating_sub(part.name.len());
     if starts >= name_start && !part.name.is_empty() {
@@ -421,9 +420,14 @@ fn name_bonus(fuzzy: i32, name_score: i32, part: &Part) -> i32 {
     BonusCaps::of(fuzzy).name * name_score.min(perfect) / perfect
 }
 
-/// The file name of the relative path `text`: after its last `/`.
+/// Where the file name of the relative path `text` starts: after its last `/`.
+fn name_start(text: &str) -> usize {
+    text.rfind('/').map_or(0, |slash| slash + 1)
+}
+
+/// The file name of the relative path `text`.
 fn file_name(text: &str) -> &str {
-    &text[text.rfind('/').map_or(0, |slash| slash + 1)..]
+    &text[name_start(text)..]
 }
 
 /// For the matches `wanted` picks, whose alignment ended in the directories: matches the

@@ -2,7 +2,7 @@
 //! so that of many matches only those that could be among the best are aligned.
 
 use super::super::bound::{threshold, Bound, Ceiling};
-use super::{best_of, exact, BonusCaps, Exact, Query, Scored};
+use super::{best_of, exact, file_name, BonusCaps, Exact, Query, Scored};
 
 /// Texts aligned at least in the first round of a bounded ranking (see [`Query::candidates`]).
 const FIRST_ROUND: usize = 256;
@@ -49,8 +49,13 @@ impl Query {
             Err(_) => i64::MAX,
         };
         let loose = |c: &Ceiling| most(c, if named(c) { Exact::Name } else { Exact::Neither });
-        let tight =
-            |at: usize, c: &Ceiling| if named(c) { most(c, exact(texts[at], &part.name)) } else { loose(c) };
+        let tight = |at: usize, c: &Ceiling| {
+            if named(c) {
+                most(c, exact(file_name(texts[at]), &part.name))
+            } else {
+                loose(c)
+            }
+        };
         let top = threshold(ceilings.iter().flatten().map(loose), limit.max(FIRST_ROUND));
         let mut first =
             self.matches_of(texts, |at| ceilings[at].as_ref().is_some_and(|c| loose(c) >= top), threads);
