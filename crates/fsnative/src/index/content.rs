@@ -45,8 +45,6 @@ const LARGE_GRAMS: usize = 3276;
 pub(super) struct Sketch {
     words: Box<[u64; WORDS]>,
     flags: Box<[u8; 1 << 16]>,
-    /// Where [`bits`] writes the set's hashes (every hash, and [`BITS_AT_ONCE`] to spare).
-    hashes: Box<[u16]>,
     /// The set is in `flags` (and `words` is empty).
     flagged: bool,
     /// Bytes of the file added so far.
@@ -76,7 +74,6 @@ impl Default for Sketch {
         Sketch {
             words: Box::new([0; WORDS]),
             flags: Box::new([0; 1 << 16]),
-            hashes: vec![0; (1 << 16) + BITS_AT_ONCE].into_boxed_slice(),
             flagged: false,
             added: 0,
             carry: [0; 2],
@@ -144,59 +141,55 @@ impl Sketch {
 
     /// Moves the set from the bitmap to the flags, leaving the bitmap empty.
     fn move_to_flags(&mut self) {
-        let count = bits(&self.words, &mut self.hashes);
-        for &hash in &self.hashes[..count] {
-            self.flags[usize::from(hash)] = 1;
+        for (index, &word) in self.words.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                self.flags[index * 64 + rest.trailing_zeros() as usize] = 1;
+                rest &= rest - 1;
+            }
         }
         self.words.fill(0);
         self.flagged = true;
     }
 
-    /// The distinct hashes added, in increasing order: what [`Signatures::insert`] stores,
-    /// small enough to hold for a batch of files (2 bytes a gram, not the sketch's 8 KiB).
-    pub fn grams(&mut self) -> Box<[u16]> {
-        if !self.flagged {
-            let count = bits(&self.words, &mut self.hashes);
-            return self.hashes[..count].into();
+    /// Moves the set from the flags back to the bitmap, leaving the flags empty: eight flags
+    /// of 0 or 1 read as one number, times a constant that gathers them into a byte.
+    fn move_to_words(&mut self) {
+        for (word, flags) in self.words.iter_mut().zip(self.flags.chunks_exact(64)) {
+            *word = flags.chunks_exact(8).enumerate().fold(0, |word, (eighth, eight)| {
+                let eight = u64::from_le_bytes(eight.try_into().expect("eight flags"));
+                word | (eight.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * eighth)
+            });
         }
-        let mut grams = Vec::new();
-        for (index, eight) in self.flags.chunks_exact(8).enumerate() {
-            if u64::from_ne_bytes(eight.try_into().expect("eight flags")) != 0 {
-                let set = eight.iter().enumerate().filter(|(_, &flag)| flag != 0);
-                grams.extend(set.map(|(at, _)| (index * 8 + at) as u16));
-            }
+        self.flags.fill(0);
+        self.flagged = false;
+    }
+
+    /// The file's signature: the set's hashes folded to the size its count of distinct hashes
+    /// wants ([`class_of`]). The bitmap of all 16 bits folds by or-ing its words: bit `b` of
+    /// the signature is set when a hash's low bits are `b`. (Listing the hashes first and
+    /// setting their bits one by one took a sixth of a build of the 100k tree.)
+    pub fn signature(&mut self) -> Signature {
+        if self.flagged {
+            self.move_to_words();
         }
-        grams.into_boxed_slice()
+        let distinct = self.words.iter().map(|word| word.count_ones() as usize).sum();
+        let class = class_of(distinct);
+        let mut words = vec![0u64; class_words(class) / 64].into_boxed_slice();
+        for part in self.words.chunks_exact(words.len()) {
+            words.iter_mut().zip(part).for_each(|(word, &part)| *word |= part);
+        }
+        Signature { class, words }
     }
 }
 
-/// Writes the hashes whose bits are set in `words` to `hashes`, in increasing order, and
-/// returns how many there are. Each word writes [`BITS_AT_ONCE`] hashes whatever it holds, the
-/// position moving on only past those of set bits (the rest are overwritten), so the loop
-/// branches on the data only for a word holding more, which is rare. A loop per set bit ended
-/// at an unpredictable place in each word, and took a third of a build of the 100k tree
-/// (`perf`). `hashes` holds every possible hash and [`BITS_AT_ONCE`] more.
-fn bits(words: &[u64; WORDS], hashes: &mut [u16]) -> usize {
-    let mut at = 0;
-    for (index, &word) in words.iter().enumerate() {
-        let base = (index * 64) as u16;
-        let mut rest = word;
-        for _ in 0..BITS_AT_ONCE {
-            hashes[at] = base.wrapping_add(rest.trailing_zeros() as u16);
-            at += usize::from(rest != 0);
-            rest &= rest.wrapping_sub(1);
-        }
-        while rest != 0 {
-            hashes[at] = base + rest.trailing_zeros() as u16;
-            at += 1;
-            rest &= rest - 1;
-        }
-    }
-    at
+/// A file's signature before it is stored: its size class and its bits, small enough to hold
+/// for a batch of files (1.5 to 3 bits a gram, not the sketch's 8 KiB).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Signature {
+    class: usize,
+    words: Box<[u64]>,
 }
-
-/// How many hashes [`bits`] writes for each word.
-const BITS_AT_ONCE: usize = 4;
 
 /// Hands `set` the hash of every three-byte window of `text`, six windows per 8-byte load:
 /// the windows do not depend on one another, so the processor overlaps them. (One load per
@@ -276,10 +269,9 @@ impl RuledOut {
 }
 
 impl Signatures {
-    /// Stores the signature of a file's distinct gram hashes ([`Sketch::grams`]) and
-    /// returns its slot.
-    pub fn insert(&mut self, grams: &[u16]) -> u32 {
-        let class_index = class_of(grams.len());
+    /// Stores a file's signature ([`Sketch::signature`]) and returns its slot.
+    pub fn insert(&mut self, signature: &Signature) -> u32 {
+        let class_index = signature.class;
         let class = &mut self.classes[class_index];
         let slot = class.free.pop().unwrap_or_else(|| {
             let slot = (class.used.len() * 64) as u32;
@@ -292,9 +284,12 @@ impl Signatures {
         class.used[chunk] |= 1 << bit;
         let size = 1usize << class.bits_log2;
         let words = &mut class.words[chunk * size..(chunk + 1) * size];
-        let mask = size - 1;
-        for &hash in grams {
-            words[usize::from(hash) & mask] |= 1 << bit;
+        for (index, &word) in signature.words.iter().enumerate() {
+            let mut rest = word;
+            while rest != 0 {
+                words[index * 64 + rest.trailing_zeros() as usize] |= 1 << bit;
+                rest &= rest - 1;
+            }
         }
         ((class_index as u32) << SLOT_BITS) | slot
     }
@@ -395,7 +390,7 @@ mod tests {
         let (a, b) = text.as_bytes().split_at(text.len() / 2);
         sketch.add(a);
         sketch.add(b);
-        signatures.insert(&sketch.grams())
+        signatures.insert(&sketch.signature())
     }
 
     #[test]
@@ -409,7 +404,7 @@ mod tests {
             each_junction(text, |junction| {
                 set.insert(junction);
             });
-            set.into_iter().collect::<Box<[u16]>>()
+            folded(&set.into_iter().collect::<Vec<u16>>())
         };
         // One sketch for every case, so each also checks that `clear` empties it, from either set.
         let mut sketch = Sketch::default();
@@ -418,12 +413,40 @@ mod tests {
             for piece in [1, 2, 3, 5, ROUND - 1, ROUND, ROUND + 1, text.len()] {
                 sketch.clear();
                 text.chunks(piece).for_each(|chunk| sketch.add(chunk));
-                assert_eq!(sketch.grams(), expected(text), "{len} bytes in pieces of {piece}");
+                assert_eq!(sketch.signature(), expected(text), "{len} bytes in pieces of {piece}");
             }
         }
         sketch.clear();
         sketch.add(b"ab");
-        assert!(sketch.grams().is_empty(), "two bytes hold no trigram");
+        assert!(sketch.signature().words.iter().all(|&word| word == 0), "two bytes hold no trigram");
+    }
+
+    /// The signature of a set of distinct hashes, bit by bit.
+    fn folded(hashes: &[u16]) -> Signature {
+        let class = class_of(hashes.len());
+        let mut words = vec![0u64; class_words(class) / 64];
+        let mask = words.len() * 64 - 1;
+        for &hash in hashes {
+            let bit = usize::from(hash) & mask;
+            words[bit / 64] |= 1 << (bit % 64);
+        }
+        Signature { class, words: words.into_boxed_slice() }
+    }
+
+    #[test]
+    fn signatures_are_folded_to_their_class() {
+        // Sets of sizes around the class bounds, from hashes spread over all 16 bits.
+        for count in [0, 1, 300, 341, 342, 700, 2000, LARGE_GRAMS - 1, LARGE_GRAMS, 12_000, 30_000] {
+            let hashes: Vec<u16> = (0..count as u32).map(|i| (i * 0x9E37 % 65_536) as u16).collect();
+            let mut distinct = hashes.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let mut sketch = Sketch::default();
+            for &hash in &hashes {
+                sketch.words[usize::from(hash >> 6)] |= 1 << (hash & 63);
+            }
+            assert_eq!(sketch.signature(), folded(&distinct), "{count} hashes");
+        }
     }
 
     #[test]

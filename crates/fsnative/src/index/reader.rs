@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::content::{Signatures, Sketch};
+use super::content::{Signature, Signatures, Sketch};
 use super::stamp::Stamp;
 use super::tree::{Content, Kind, Tree};
 use super::update::Lister;
@@ -208,10 +208,10 @@ struct Unread {
     path: Box<[u8]>,
 }
 
-/// What reading a file gave, with its distinct gram hashes ([`Sketch::grams`]).
+/// What reading a file gave, with its signature.
 enum Outcome {
-    Text { size: u64, grams: Box<[u16]> },
-    Measured { bytes: u64, binary_offset: Option<u64>, grams: Box<[u16]> },
+    Text { size: u64, signature: Signature },
+    Measured { bytes: u64, binary_offset: Option<u64>, signature: Signature },
     Opaque,
 }
 
@@ -297,12 +297,12 @@ fn read_batch(shared: &Shared, scratches: &mut Vec<Scratch>, cores: usize) -> bo
         }
         let over_budget = signatures.memory() >= shared.options.max_memory;
         let content = match outcome {
-            Outcome::Text { size, grams } if !over_budget => {
+            Outcome::Text { size, signature } if !over_budget => {
                 *bytes += size;
-                Content::Text { size, slot: signatures.insert(&grams) }
+                Content::Text { size, slot: signatures.insert(&signature) }
             }
-            Outcome::Measured { bytes: read, binary_offset, grams } if !over_budget => {
-                Content::Measured { slot: signatures.insert(&grams), bytes: read, binary_offset }
+            Outcome::Measured { bytes: read, binary_offset, signature } if !over_budget => {
+                Content::Measured { slot: signatures.insert(&signature), bytes: read, binary_offset }
             }
             _ => Content::Opaque,
         };
@@ -418,22 +418,23 @@ fn read_content(
             bom = crate::grep::starts_with_bom(piece);
         }
         has_nul = has_nul || memchr::memchr(0, piece).is_some();
-        // A file with a NUL or a byte-order mark is sketched again below, from what a search
-        // reads of it: sketching it here too cost the stdlib copy's build most of its time
-        // (169 binary files, 65 of its 102 MB).
-        if !has_nul && !bom {
-            sketch.add(piece);
+        // A file with a NUL or a byte-order mark is sketched below, from what a search reads
+        // of it, so reading it here stops: the stdlib copy's 169 binary files hold 65 of its
+        // 102 MB.
+        if has_nul || bom {
+            return false;
         }
+        sketch.add(piece);
         true
     })?;
-    let Some(total) = total.filter(|&total| total <= MAX_READ) else {
-        return Ok(Outcome::Opaque);
-    };
     if !has_nul && !bom {
-        return Ok(Outcome::Text { size: total, grams: sketch.grams() });
+        return Ok(match total.filter(|&total| total <= MAX_READ) {
+            Some(total) => Outcome::Text { size: total, signature: sketch.signature() },
+            None => Outcome::Opaque,
+        });
     }
     handle.seek(SeekFrom::Start(0))?;
-    let (bytes, binary_offset) = no_match(handle, total)?;
+    let (bytes, binary_offset) = no_match(handle, size)?;
     handle.seek(SeekFrom::Start(0))?;
     sketch.clear();
     let mut left = bytes;
@@ -445,7 +446,7 @@ fn read_content(
         left -= take as u64;
         true
     })?;
-    Ok(Outcome::Measured { bytes, binary_offset, grams: sketch.grams() })
+    Ok(Outcome::Measured { bytes, binary_offset, signature: sketch.signature() })
 }
 
 /// Reads `file` from where it stands in pieces (into `buffer`), handing each to `piece` until it returns
