@@ -335,6 +335,10 @@ mod tests {
         assert_eq!(grams(query("def Dump", true)), 6);
         assert_eq!(grams(query("def Dump", false)), 8);
         assert_eq!(grams(query("def_Dump", false)), 6, "no word edge, no junction");
+        // `getName`: 5 trigrams; the junction `etNa` at its hump.
+        assert_eq!(grams(query("getName", false)), 6);
+        assert_eq!(grams(query("getName", true)), 5);
+        assert_eq!(grams(query("get_name", false)), 6, "no hump in lower case");
         assert_ne!(exact(b"class Request"), exact(b"class request"));
         let folded = |text: &[u8]| GramQuery::literal(text, Case::Folded);
         assert_eq!(folded(b"class Request"), folded(b"class request"));

@@ -28,8 +28,9 @@ use super::super::IndexOptions;
 
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"FSNINDEX";
-/// The layout's version: bumped whenever the bytes change meaning (3: signatures hold junctions).
-pub(super) const FORMAT: u32 = 3;
+/// The layout's version: bumped whenever the bytes change meaning (3: signatures hold junctions;
+/// 4: and junctions at camel-case humps).
+pub(super) const FORMAT: u32 = 4;
 /// The version of the library writing and reading the store.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bytes of the checksum that ends a store.
