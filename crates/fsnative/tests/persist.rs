@@ -101,6 +101,40 @@ fn a_file_unchanged_since_it_was_read_is_not_read_again() {
 }
 
 #[test]
+fn changes_in_every_piece_of_a_long_list_are_found() {
+    // More entries than a piece of the check holds (2,048): the pieces are checked on several
+    // threads, in any order, while the store is read.
+    let fixture = fixture();
+    for d in 0..3 {
+        let dir = fixture.root.join(format!("many{d}"));
+        std::fs::create_dir(&dir).unwrap();
+        for f in 0..1000 {
+            std::fs::write(dir.join(format!("f{f}.txt")), format!("plain {d} {f}\n")).unwrap();
+        }
+    }
+    std::thread::sleep(PAST_RACY);
+    cycle(&fixture, options(&fixture.store));
+    let (_, status) = started(&fixture.root, options(&fixture.store));
+    assert_eq!((status.store.clone(), status.store_changes), (Some(StoreStart::Loaded), 0));
+
+    // In each directory, so in each piece: a file written in place (its size kept), one
+    // replaced by a new inode, one created and one deleted.
+    for d in 0..3 {
+        let dir = fixture.root.join(format!("many{d}"));
+        std::fs::write(dir.join("f100.txt"), format!("plain {d} TOK\n")).unwrap();
+        std::fs::remove_file(dir.join("f900.txt")).unwrap();
+        std::fs::write(dir.join("f900.txt"), "replaced TOK\n").unwrap();
+        std::fs::write(dir.join("new.txt"), "created TOK\n").unwrap();
+        std::fs::remove_file(dir.join("f500.txt")).unwrap();
+    }
+    let (sandbox, status) = started(&fixture.root, options(&fixture.store));
+    assert_eq!(status.store, Some(StoreStart::Loaded));
+    let plain = Sandbox::new([&fixture.root]).unwrap();
+    assert_same(&sandbox, &plain, "TOK", "changed in every piece");
+    assert_same(&sandbox, &plain, "plain 2 999", "unchanged in the last piece");
+}
+
+#[test]
 fn ignore_files_edited_while_down_change_what_belongs_below_them() {
     let fixture = fixture();
     std::thread::sleep(PAST_RACY);

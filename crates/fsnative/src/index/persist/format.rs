@@ -11,20 +11,21 @@
 //!
 //! Decoding reads through the file once, hashing as it goes, and bounds every count by the
 //! bytes left, so a damaged count never makes it allocate more than what the file holds. The
-//! lists come first so that their check against the tree can start, once every entry checked
-//! out, while the signatures and the checksum are read; what it decodes is used only once the
-//! checksum at the end matched.
+//! lists come first, and each piece of them goes to the check against the tree as soon as it is
+//! read, so the check runs beside the reading of the rest of the lists, of the signatures and
+//! of the checksum; what it decodes is used only once the checksum at the end matched.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 use super::super::content::{class_words, slot_parts, Signatures, CLASSES};
 use super::super::stamp::{DirStamps, Stamp};
 use super::super::tree::{walk_order, Content, Entry, EntryId, Kind, ListingSkips, Tree};
 use super::super::update::parent;
 use super::super::IndexOptions;
+use super::check::{Checker, Piece};
+use super::input::{corrupt, In, Refusal, TRUNCATED};
 
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"FSNINDEX";
@@ -35,8 +36,10 @@ pub(super) const FORMAT: u32 = 4;
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bytes of the checksum that ends a store.
 const CHECKSUM: u64 = 32;
-/// The most entries of a root made room for before they are read.
-const PREALLOCATED: usize = 1 << 16;
+/// Entries a piece of the check holds.
+const PIECE: usize = 2048;
+/// The most helper threads that check pieces while the store is read.
+const MAX_CHECKERS: usize = 4;
 
 /// What a store was built for: it is used only for the same.
 pub(super) struct Identity<'a> {
@@ -183,122 +186,17 @@ fn encode_content<W: Write>(out: &mut Out<W>, content: Content, stamp: Stamp) ->
     out.fixed(stamp.0)
 }
 
-/// A reader that hashes what it reads, a block at a time, and knows how many bytes are left
-/// before the checksum.
-struct In<R: Read> {
-    inner: R,
-    hasher: blake3::Hasher,
-    block: Box<[u8]>,
-    /// The bytes of `block` not handed out yet.
-    start: usize,
-    end: usize,
-    /// Bytes before the checksum not handed out yet...
-    left: u64,
-    /// ...and not read into a block yet.
-    unread: u64,
-}
-
-/// Why a store is not used, in words for the index's status.
-type Refusal = String;
-
-const TRUNCATED: &str = "truncated";
-/// Bytes read (and hashed) at a time.
-const BLOCK: usize = 256 * 1024;
-
-impl<R: Read> In<R> {
-    fn new(inner: R, left: u64) -> In<R> {
-        let block = vec![0; BLOCK].into_boxed_slice();
-        In { inner, hasher: blake3::Hasher::new(), block, start: 0, end: 0, left, unread: left }
-    }
-
-    /// Reads the next block (none past the checksum).
-    fn refill(&mut self) -> Result<(), Refusal> {
-        let want = self.block.len().min(usize::try_from(self.unread).unwrap_or(usize::MAX));
-        let block = &mut self.block[..want];
-        self.inner.read_exact(block).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => TRUNCATED.to_owned(),
-            _ => format!("unreadable: {e}"),
-        })?;
-        self.hasher.update(block);
-        self.unread -= want as u64;
-        (self.start, self.end) = (0, want);
-        Ok(())
-    }
-
-    fn bytes(&mut self, buffer: &mut [u8]) -> Result<(), Refusal> {
-        if buffer.len() as u64 > self.left {
-            return Err(TRUNCATED.to_owned());
-        }
-        let mut filled = 0;
-        while filled < buffer.len() {
-            if self.start == self.end {
-                self.refill()?;
-            }
-            let take = (buffer.len() - filled).min(self.end - self.start);
-            buffer[filled..filled + take].copy_from_slice(&self.block[self.start..self.start + take]);
-            self.start += take;
-            filled += take;
-        }
-        self.left -= buffer.len() as u64;
-        Ok(())
-    }
-
-    fn byte(&mut self) -> Result<u8, Refusal> {
-        let mut byte = [0];
-        self.bytes(&mut byte)?;
-        Ok(byte[0])
-    }
-
-    fn varint(&mut self) -> Result<u64, Refusal> {
-        let mut value = 0u64;
-        for shift in (0..64).step_by(7) {
-            let byte = self.byte()?;
-            value |= u64::from(byte & 0x7f) << shift;
-            if byte & 0x80 == 0 {
-                return Ok(value);
-            }
-        }
-        Err(corrupt("an overlong number"))
-    }
-
-    fn fixed(&mut self) -> Result<u64, Refusal> {
-        let mut bytes = [0; 8];
-        self.bytes(&mut bytes)?;
-        Ok(u64::from_le_bytes(bytes))
-    }
-
-    /// A count of items that take at least `each` bytes apiece.
-    fn count(&mut self, each: u64) -> Result<usize, Refusal> {
-        let count = self.varint()?;
-        if count > self.left / each.max(1) {
-            return Err(TRUNCATED.to_owned());
-        }
-        Ok(count as usize)
-    }
-
-    fn blob(&mut self) -> Result<Vec<u8>, Refusal> {
-        let mut bytes = vec![0; self.count(1)?];
-        self.bytes(&mut bytes)?;
-        Ok(bytes)
-    }
-}
-
-fn corrupt(what: &str) -> Refusal {
-    format!("corrupt ({what})")
-}
-
-/// Reads a store of `len` bytes from `input`: its lists and signatures, and what `check` made
-/// of the lists, when it was written by this version for `identity` and is whole; else why
-/// not. `check` runs once the lists are read and every entry checked out, beside the reading
-/// of the rest; `ran_check` says whether it ran (its work is to be undone when the store is
-/// refused after all).
-pub(super) fn decode<R: Read, T: Send>(
+/// Reads a store of `len` bytes from `input`: its lists and signatures, when it was written by
+/// this version for `identity` and is whole; else why not. `checker` checks the lists while
+/// they are read: each root's directory once its stamps are read, and each piece of its
+/// entries on helper threads (or here, once the rest is read) as soon as the piece is read.
+/// Its work is to be undone when the store is refused after all.
+pub(super) fn decode<R: Read>(
     input: R,
     len: u64,
     identity: &Identity<'_>,
-    check: impl FnOnce(&[Tree]) -> T + Send,
-    ran_check: &mut bool,
-) -> Result<(Vec<Tree>, Signatures, T), Refusal> {
+    checker: &Checker<'_, '_>,
+) -> Result<(Vec<Tree>, Signatures), Refusal> {
     let Some(left) = len.checked_sub(CHECKSUM) else {
         return Err(TRUNCATED.to_owned());
     };
@@ -320,40 +218,79 @@ pub(super) fn decode<R: Read, T: Send>(
         return Err(format!("written by fsnative {version} (this is {VERSION})"));
     }
     decode_identity(&mut input, identity)?;
-    let mut slots = Slots { used: vec![Vec::new(); CLASSES] };
-    let mut trees = Vec::with_capacity(identity.roots.len());
-    let mut entries = 0;
-    for _ in identity.roots {
-        let tree = decode_tree(&mut input, &mut slots)?;
-        entries += tree.len();
-        trees.push(tree);
-    }
-    if entries > identity.options.max_files {
-        return Err(corrupt("more entries than max_files"));
-    }
-    // The check runs on a thread of its own while the rest is read here (or here after it, when
-    // no thread can be started).
-    let check = Mutex::new(Some(check));
-    let run_check = &|| check.lock().ok().and_then(|mut check| check.take()).map(|check| check(&trees));
-    let (signatures, checked) = std::thread::scope(|scope| {
-        let helper =
-            std::thread::Builder::new().name("fsnative-check".to_owned()).spawn_scoped(scope, run_check);
-        let signatures = decode_signatures(&mut input, slots);
-        let checked = match helper {
-            Ok(helper) => helper.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => run_check(),
-        };
-        (signatures, checked)
-    });
-    *ran_check = checked.is_some();
-    let signatures = signatures?;
+    let (to_check, unchecked) = crossbeam_channel::unbounded::<Piece>();
+    let (to_keep, checked) = crossbeam_channel::unbounded::<Piece>();
+    let check_one = |piece: Piece| {
+        checker.piece(&piece);
+        // The receiver lives until the pieces are put together below.
+        let _ = to_keep.send(piece);
+    };
+    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_CHECKERS);
+    let (roots, signatures) = crate::pool::scope(|scope| {
+        for _ in 0..helpers {
+            scope.spawn(|| unchecked.iter().for_each(check_one));
+        }
+        let read = decode_lists(&mut input, identity, checker, to_check)
+            .and_then(|(roots, slots)| Ok((roots, decode_signatures(&mut input, slots)?)));
+        if read.is_ok() {
+            // The pieces no helper took yet (a helper may not have started at all).
+            unchecked.try_iter().for_each(check_one);
+        }
+        read
+    })?;
     let mut checksum = [0; CHECKSUM as usize];
     input.inner.read_exact(&mut checksum).map_err(|_| TRUNCATED.to_owned())?;
     if input.hasher.finalize() != blake3::Hash::from_bytes(checksum) {
         return Err(corrupt("checksum mismatch"));
     }
-    let checked = checked.ok_or_else(|| "the check did not run".to_owned())?;
-    Ok((trees, signatures, checked))
+    Ok((assemble(roots, checked.try_iter()), signatures))
+}
+
+/// What a root's list holds besides its entries, which went to the check in pieces.
+struct RootHead {
+    skips: ListingSkips,
+    stamps: DirStamps,
+    len: usize,
+}
+
+/// Reads every root's list, handing each piece to `to_check`; the roots' heads, and the
+/// signature slots the entries claimed.
+fn decode_lists<R: Read>(
+    input: &mut In<R>,
+    identity: &Identity<'_>,
+    checker: &Checker<'_, '_>,
+    to_check: crossbeam_channel::Sender<Piece>,
+) -> Result<(Vec<RootHead>, Slots), Refusal> {
+    let mut slots = Slots { used: vec![Vec::new(); CLASSES] };
+    let mut roots = Vec::with_capacity(identity.roots.len());
+    let mut entries = 0;
+    for root in 0..identity.roots.len() {
+        let head = decode_tree(input, root, &mut slots, checker, &to_check)?;
+        entries += head.len;
+        roots.push(head);
+        if entries > identity.options.max_files {
+            return Err(corrupt("more entries than max_files"));
+        }
+    }
+    Ok((roots, slots))
+}
+
+/// The roots' trees, from their heads and their checked pieces (in any order).
+fn assemble(heads: Vec<RootHead>, pieces: impl Iterator<Item = Piece>) -> Vec<Tree> {
+    let mut pieces: Vec<Piece> = pieces.collect();
+    pieces.sort_unstable_by_key(|piece| (piece.root, piece.first));
+    let mut pieces = pieces.into_iter().peekable();
+    let mut trees = Vec::with_capacity(heads.len());
+    for (root, head) in heads.into_iter().enumerate() {
+        let mut entries = Vec::with_capacity(head.len);
+        let mut ignores = HashMap::new();
+        while let Some(piece) = pieces.next_if(|piece| piece.root == root) {
+            entries.extend(piece.entries);
+            ignores.extend(piece.ignores);
+        }
+        trees.push(Tree::restore(entries, ignores, head.skips, head.stamps));
+    }
+    trees
 }
 
 fn decode_identity<R: Read>(input: &mut In<R>, identity: &Identity<'_>) -> Result<(), Refusal> {
@@ -437,14 +374,29 @@ fn decode_signatures<R: Read>(input: &mut In<R>, slots: Slots) -> Result<Signatu
     Signatures::restore(all, used).ok_or_else(|| corrupt("signature sizes"))
 }
 
-fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Refusal> {
-    let (root_skips, root_stamps) = decode_dir(input)?;
+/// Reads root `root`'s list: its head here, its entries in pieces handed to `to_check` (the
+/// root's own directory is checked first).
+fn decode_tree<R: Read>(
+    input: &mut In<R>,
+    root: usize,
+    slots: &mut Slots,
+    checker: &Checker<'_, '_>,
+    to_check: &crossbeam_channel::Sender<Piece>,
+) -> Result<RootHead, Refusal> {
+    let (skips, stamps) = decode_dir(input)?;
+    checker.root(root, stamps);
     // An entry takes at least three bytes: its shared prefix, its name's length, its kind.
     let count = input.count(3)?;
-    // Grown as entries are read: a damaged count costs no more than the entries there are.
-    let mut entries: Vec<Entry> = Vec::with_capacity(count.min(PREALLOCATED));
-    let mut ignores = HashMap::new();
-    // The directories holding the entry being read, outermost first (positions in `entries`).
+    let new_piece = |first: usize| Piece {
+        root,
+        first: first as EntryId,
+        // Grown as entries are read: a damaged count costs no more than the entries there are.
+        entries: Vec::with_capacity(PIECE.min(count - first)),
+        ignores: Vec::new(),
+    };
+    let mut piece = new_piece(0);
+    // The directories holding the entry being read, outermost first, by the length of their
+    // paths: each is a leading part of the entry read before.
     let mut open: Vec<usize> = Vec::new();
     let mut previous: Vec<u8> = Vec::new();
     for at in 0..count {
@@ -452,13 +404,12 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
         if shared > previous.len() {
             return Err(corrupt("a path"));
         }
-        let mut path = previous[..shared].to_vec();
-        path.extend_from_slice(&input.blob()?);
+        let path = input.blob_after(&previous[..shared])?;
         if !valid_path(&path) || walk_order(&previous, &path) != std::cmp::Ordering::Less {
             return Err(corrupt("a path out of order"));
         }
         let dir = parent(&path);
-        while open.last().is_some_and(|&top| &*entries[top].path != dir) {
+        while open.last().is_some_and(|&len| previous[..len] != *dir) {
             open.pop();
         }
         if !dir.is_empty() && open.is_empty() {
@@ -472,20 +423,27 @@ fn decode_tree<R: Read>(input: &mut In<R>, slots: &mut Slots) -> Result<Tree, Re
             }
             KIND_DIR => {
                 let (skips, stamps) = decode_dir(input)?;
+                open.push(path.len());
                 let mut entry = Entry::new(path.into(), Kind::Dir, skips);
                 entry.stamp = stamps.listing;
                 if stamps.ignores != Stamp::NO_IGNORES {
-                    ignores.insert(at as EntryId, stamps.ignores);
+                    piece.ignores.push((at as EntryId, stamps.ignores));
                 }
-                open.push(at);
                 entry
             }
             KIND_SYMLINK => Entry::new(path.into(), Kind::Symlink, ListingSkips::default()),
             _ => return Err(corrupt("an entry's kind")),
         };
-        entries.push(entry);
+        piece.entries.push(entry);
+        if piece.entries.len() == PIECE {
+            // With no receiver left (no thread took any), `decode` checks what is queued.
+            let _ = to_check.send(std::mem::replace(&mut piece, new_piece(at + 1)));
+        }
     }
-    Ok(Tree::restore(entries, ignores, root_skips, root_stamps))
+    if !piece.entries.is_empty() {
+        let _ = to_check.send(piece);
+    }
+    Ok(RootHead { skips, stamps, len: count })
 }
 
 /// A path below a root: names joined by `/`, none empty, `.` or `..`, no NUL.

@@ -15,6 +15,9 @@
 
 mod check;
 mod format;
+mod input;
+
+use check::Checker;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
@@ -24,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::content::Signatures;
 use super::tree::Tree;
-use super::update::{self, Lister, Lists, Stale};
+use super::update::{self, Lister, Lists};
 use super::watch::Watcher;
 use super::{IndexState, Shared};
 use crate::sys;
@@ -103,14 +106,12 @@ impl Store {
         shared: &Shared,
         lister: &mut Lister<'_>,
     ) -> Result<Option<(Vec<Tree>, Signatures)>, String> {
-        let dirs = lister.dirs;
-        let watcher = &mut *lister.watcher;
-        let mut ran_check = false;
-        let read = self.read(shared, |trees| check::check(dirs, trees, watcher), &mut ran_check);
-        let (mut trees, mut signatures, stale, bytes) = match read {
+        let checker = Checker::new(lister.dirs, &mut *lister.watcher);
+        let (mut trees, mut signatures, bytes) = match self.read(shared, &checker) {
             Ok(loaded) => loaded,
             Err(why) => {
-                if ran_check {
+                if checker.started() {
+                    drop(checker);
                     // What the check watched was named by a store that is not used: start afresh.
                     *lister.watcher = Watcher::new().map_err(|e| format!("cannot watch for changes: {e}"))?;
                 }
@@ -118,6 +119,7 @@ impl Store {
                 return Ok(None);
             }
         };
+        let stale = checker.finish(&trees);
         let changes = stale.len() as u64;
         let mut unread = Vec::new();
         let mut lists = Lists {
@@ -137,14 +139,13 @@ impl Store {
         Ok(Some((trees, signatures)))
     }
 
-    /// Reads and decodes the store, checking its lists with `check` as soon as they are read
-    /// (`ran_check` says whether it ran); with what the check found and the store's size.
+    /// Reads and decodes the store, its lists checked by `checker` as they are read; with the
+    /// store's size.
     fn read(
         &self,
         shared: &Shared,
-        check: impl FnOnce(&[Tree]) -> Stale + Send,
-        ran_check: &mut bool,
-    ) -> Result<(Vec<Tree>, Signatures, Stale, u64), String> {
+        checker: &Checker<'_, '_>,
+    ) -> Result<(Vec<Tree>, Signatures, u64), String> {
         let file = match File::open(self.dir.join(STORE)) {
             Ok(file) => file,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Err("no store yet".to_owned()),
@@ -152,8 +153,8 @@ impl Store {
         };
         let len = file.metadata().map_err(|e| format!("unreadable: {e}"))?.len();
         let identity = format::Identity { roots: shared.roots.paths(), options: &shared.options };
-        let (trees, signatures, stale) = format::decode(file, len, &identity, check, ran_check)?;
-        Ok((trees, signatures, stale, len))
+        let (trees, signatures) = format::decode(file, len, &identity, checker)?;
+        Ok((trees, signatures, len))
     }
 
     /// Writes what `shared` holds, unless it is not ready; on failure the old store stays and
