@@ -321,7 +321,7 @@ fn a_truncated_store_is_detected() {
 
 #[test]
 fn another_format_or_version_is_not_used() {
-    rebuilt_after(|f| rewrite(f, |bytes| bytes[8] = bytes[8].wrapping_add(1)), "format version 5");
+    rebuilt_after(|f| rewrite(f, |bytes| bytes[8] = bytes[8].wrapping_add(1)), "format version 6");
     // The library's version follows: its length, then its text.
     rebuilt_after(|f| rewrite(f, |bytes| bytes[13] = b'9'), "written by fsnative 9");
     rebuilt_after(|f| rewrite(f, |bytes| bytes[0] = b'X'), "not an fsnative index store");

@@ -1,4 +1,4 @@
-//! The content prefilter: for each file, the set of its grams (trigrams and junctions:
+//! The content prefilter: for each file, the set of its grams (trigrams and case-kept grams:
 //! [`super::gram`]) hashed into a bit signature, stored bit-sliced so one query tests 64 files
 //! with a few word reads.
 //!
@@ -8,10 +8,10 @@
 //! 64, word `i` of a chunk holding bit `i` of its 64 signatures. A pattern becomes a boolean
 //! query over grams ([`super::query`]); a file is ruled out when its signature lacks every way
 //! to satisfy it. Trigrams are folded, so a signature is a superset of what any case-sensitive
-//! or case-insensitive literal needs; junctions keep case and are asked of case-sensitive
+//! or case-insensitive literal needs; case-kept grams are asked of case-sensitive
 //! searches only. A file is never ruled out wrongly.
 
-use super::gram::{each_junction, fold, gram_hash};
+use super::gram::{each_cased_gram, fold, gram_hash};
 use super::query::GramQuery;
 
 /// Smallest and largest signature sizes, in bits.
@@ -37,7 +37,7 @@ fn bits_wanted(distinct: usize) -> usize {
 /// Distinct grams from which a file counts as large.
 const LARGE_GRAMS: usize = 3276;
 
-/// A file's gram set (trigrams and junctions) before it is sized: all 16 hash bits.
+/// A file's gram set (trigrams and case-kept grams) before it is sized: all 16 hash bits.
 ///
 /// While the file is small the set is a bitmap (8 KiB to clear and scan per file); once it
 /// has grown past [`FLAGS_FROM`] bytes it is one byte per hash, so adding a gram is a
@@ -53,7 +53,7 @@ pub(super) struct Sketch {
     /// straddle them; `carried` of them are real (fewer at the start of a file).
     carry: [u8; 2],
     carried: usize,
-    /// The last three bytes seen as they are, for the junctions that straddle pieces;
+    /// The last three bytes seen as they are, for the case-kept grams that straddle pieces;
     /// `raw_carried` of them are real.
     raw_carry: [u8; 3],
     raw_carried: usize,
@@ -101,8 +101,8 @@ impl Sketch {
     /// Adds the grams of the next piece of the file.
     ///
     /// Each round folds a run of bytes into a buffer after the carried ones, then hashes
-    /// every three-byte window of it ([`each_gram`]), and every junction of the bytes as they
-    /// are ([`each_junction`]).
+    /// every three-byte window of it ([`each_gram`]), and every case-kept gram of the bytes as
+    /// they are ([`each_cased_gram`]).
     pub fn add(&mut self, bytes: &[u8]) {
         let mut folded = [0u8; ROUND + 2];
         let mut raw = [0u8; ROUND + 3];
@@ -123,11 +123,11 @@ impl Sketch {
             if self.flagged {
                 let flags = &mut self.flags;
                 each_gram(text, |hash| flags[usize::from(hash)] = 1);
-                each_junction(raw_text, |hash| flags[usize::from(hash)] = 1);
+                each_cased_gram(raw_text, |hash| flags[usize::from(hash)] = 1);
             } else {
                 let words = &mut self.words;
                 each_gram(text, |hash| words[usize::from(hash >> 6)] |= 1 << (hash & 63));
-                each_junction(raw_text, |hash| words[usize::from(hash >> 6)] |= 1 << (hash & 63));
+                each_cased_gram(raw_text, |hash| words[usize::from(hash >> 6)] |= 1 << (hash & 63));
             }
             self.added += piece.len();
             let kept = (end - start).min(2);
@@ -401,8 +401,8 @@ mod tests {
         let expected = |text: &[u8]| {
             let hash = |w: &[u8]| gram_hash(u32::from_le_bytes([fold(w[0]), fold(w[1]), fold(w[2]), 0]));
             let mut set: std::collections::BTreeSet<u16> = text.windows(3).map(hash).collect();
-            each_junction(text, |junction| {
-                set.insert(junction);
+            each_cased_gram(text, |cased| {
+                set.insert(cased);
             });
             folded(&set.into_iter().collect::<Vec<u16>>())
         };

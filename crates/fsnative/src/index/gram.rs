@@ -5,7 +5,10 @@
 //! on either side of a word's edge (`f du` of `def dumps`, `s Re` of `class Request`) or of a
 //! camel-case hump, a lower-case letter before an upper-case one (`stEn` of `TestEncode`): a
 //! trigram set says a file holds `def` and `dumps`, or `test` and `encode`, its junctions that
-//! they meet. Files and patterns are cut into grams the same way.
+//! they meet. A capital trigram is three upper-case letters as they are (`PYT`, `YTH` of
+//! `PYTHON`), which folded trigrams cannot tell from the lower-case words of prose and code.
+//! Junctions and capital trigrams are the case-kept grams. Files and patterns are cut into
+//! grams the same way.
 
 /// ASCII lower case; other bytes as they are.
 pub(super) fn fold(byte: u8) -> u8 {
@@ -35,31 +38,45 @@ fn is_upper(byte: u8) -> bool {
     byte.wrapping_sub(b'A') < 26
 }
 
-/// Hands `set` the hash of every junction of `text` (bytes as they are).
+/// Hands `set` the hash of every case-kept gram of `text` (bytes as they are): its junctions
+/// and its capital trigrams (three upper-case letters: `PYT` of `PYTHONPATH`).
 ///
 /// Per 64 bytes, a mask of which are word bytes gives the word edges as a mask too (bit `e`:
 /// bytes `e` and `e + 1` differ), masks of lower- and upper-case letters the humps (bit `e`:
-/// byte `e` lower, `e + 1` upper), and only those are visited: about one position in four of
-/// source code. Humps add about 1 % to the distinct grams of a tree of Python packages, and
-/// cut the files a camel-case literal leaves to read 3-7 fold (`TestEncode(` 1,149 to 175 of
-/// 19,236, simulated). (Testing every window for an edge, a branch the processor cannot predict,
-/// cost 1.8 ns a byte of the stdlib copy; this, about 1. Trigrams alone sketch at 1.3-1.6 ns a
-/// byte, trigrams and junctions at 2.1-3.7: `Sketch::add` over the files in memory, release.)
-pub(super) fn each_junction(text: &[u8], mut set: impl FnMut(u16)) {
+/// byte `e` lower, `e + 1` upper) and the capital runs, and only those are visited: about one
+/// position in four of source code. (Testing every window for an edge, a branch the processor
+/// cannot predict, cost 1.8 ns a byte of the stdlib copy; this, about 1. Trigrams alone sketch
+/// at 1.3-1.6 ns a byte, trigrams and junctions at 2.1-3.7: `Sketch::add` over the files in
+/// memory, release.) Humps and capitals add about 1 % each to the distinct grams of a tree of
+/// Python packages, and cut the files a camel-case or capital literal leaves to read (of
+/// 19,236, simulated): `TestEncode(` 1,149 to 175, `RESTARTTOKEN` 185 to 4, `NOWAIT` 340 to 29.
+pub(super) fn each_cased_gram(text: &[u8], mut set: impl FnMut(u16)) {
     for (block, chunk) in text.chunks(64).enumerate() {
         let base = block * 64;
-        // Whether the byte after the block is of a class, as the top bit of a mask.
-        let next =
-            |class: fn(u8) -> bool| text.get(base + 64).map_or(0, |&byte| u64::from(class(byte))) << 63;
+        // Whether the `k`-th byte after the block is of a class, as bit 0.
+        let after = |class: fn(u8) -> bool, k: usize| {
+            text.get(base + 64 + k).map_or(0, |&byte| u64::from(class(byte)))
+        };
         let words = mask(chunk, is_word);
-        let humps = mask(chunk, is_lower) & (mask(chunk, is_upper) >> 1 | next(is_upper));
-        let mut edges = words ^ (words >> 1 | next(is_word)) | humps;
+        let uppers = mask(chunk, is_upper);
+        let next_upper = uppers >> 1 | after(is_upper, 0) << 63;
+        let mut edges = words ^ (words >> 1 | after(is_word, 0) << 63) | mask(chunk, is_lower) & next_upper;
+        let mut capitals =
+            uppers & next_upper & (uppers >> 2 | after(is_upper, 0) << 62 | after(is_upper, 1) << 63);
         while edges != 0 {
             // The junction's window starts one byte before its edge and holds four bytes.
             let edge = base + edges.trailing_zeros() as usize;
             edges &= edges - 1;
             if let Some(window) = edge.checked_sub(1).and_then(|start| text.get(start..start + 4)) {
                 set(junction_hash([window[0], window[1], window[2], window[3]]));
+            }
+        }
+        while capitals != 0 {
+            let start = base + capitals.trailing_zeros() as usize;
+            capitals &= capitals - 1;
+            if let Some(window) = text.get(start..start + 3) {
+                // No junction's window is two capitals between others: the hashes do not meet.
+                set(junction_hash([window[0], window[1], window[2], 0]));
             }
         }
     }
@@ -91,12 +108,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn junctions_are_the_windows_whose_middle_crosses_a_word_edge_or_a_hump() {
+    fn cased_grams_are_junctions_at_edges_and_humps_and_capital_runs() {
         // Words and separators of every length, so edges and humps fall on and around each
         // 64-byte block's ends; every byte value appears.
         let mut text = Vec::new();
         for round in 0..400u32 {
-            let word = b"ab_Z9cDE".iter().cycle().skip(round as usize % 3).take((round % 7) as usize + 1);
+            let word = b"ab_Z9cDEFg".iter().cycle().skip(round as usize % 5).take((round % 9) as usize + 1);
             text.extend(word);
             text.extend((0..round % 4 + 1).map(|i| [b' ', b'(', 0xC3, b'\n'][((round + i) % 4) as usize]));
             text.push((round * 37 % 256) as u8);
@@ -104,12 +121,19 @@ mod tests {
         for len in [0, 3, 4, 63, 64, 65, 127, 128, 129, text.len()] {
             let text = &text[..len];
             let mut found = Vec::new();
-            each_junction(text, |hash| found.push(hash));
-            let expected: Vec<u16> = text
+            each_cased_gram(text, |hash| found.push(hash));
+            let mut expected: Vec<u16> = text
                 .windows(4)
                 .filter(|w| is_word(w[1]) != is_word(w[2]) || is_lower(w[1]) && is_upper(w[2]))
                 .map(|w| junction_hash([w[0], w[1], w[2], w[3]]))
+                .chain(
+                    text.windows(3)
+                        .filter(|w| w.iter().all(|&b| is_upper(b)))
+                        .map(|w| junction_hash([w[0], w[1], w[2], 0])),
+                )
                 .collect();
+            found.sort_unstable();
+            expected.sort_unstable();
             assert_eq!(found, expected, "{len} bytes");
         }
         assert!((0..=255)

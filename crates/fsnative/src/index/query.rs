@@ -5,13 +5,13 @@
 //! Concatenations multiply small sets (`ab[cd]` gives `abc`, `abd`), alternations unite them,
 //! and anything too large or open-ended (`\w+`, `.*`) leaves what was gathered so far as a
 //! requirement. A string gives its grams, cut as file bytes are ([`super::gram`]): its
-//! trigrams, and its junctions when the search keeps case.
+//! trigrams, and its case-kept grams (junctions, capital trigrams) when the search keeps case.
 //! The query is a necessary condition for a match, never a sufficient one: files it does
 //! not rule out are searched.
 
 use regex_syntax::hir::{Class, Hir, HirKind};
 
-use super::gram::{each_junction, fold, gram_hash};
+use super::gram::{each_cased_gram, fold, gram_hash};
 
 /// The most strings a set may hold before it becomes a requirement.
 const MAX_SET: usize = 64;
@@ -20,7 +20,7 @@ const MAX_STRING: usize = 64;
 /// The most characters of a class enumerated into a set.
 const MAX_CLASS: usize = 8;
 
-/// Whether a search tells case apart: only then do its strings give junctions, which keep case.
+/// Whether a search tells case apart: only then do its strings give case-kept grams.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Case {
     /// Case-sensitive: strings are the bytes a match holds.
@@ -43,7 +43,7 @@ pub(crate) enum GramQuery {
 }
 
 impl GramQuery {
-    /// The grams of one literal: its trigrams, and its junctions when `case` is exact (any
+    /// The grams of one literal: its trigrams, and its case-kept grams when `case` is exact (any
     /// file, when it is shorter than three bytes).
     pub fn literal(bytes: &[u8], case: Case) -> GramQuery {
         if bytes.len() < 3 {
@@ -56,7 +56,7 @@ impl GramQuery {
             })
             .collect();
         if case == Case::Exact {
-            each_junction(bytes, |hash| hashes.push(hash));
+            each_cased_gram(bytes, |hash| hashes.push(hash));
         }
         hashes.sort_unstable();
         hashes.dedup();
@@ -339,6 +339,9 @@ mod tests {
         assert_eq!(grams(query("getName", false)), 6);
         assert_eq!(grams(query("getName", true)), 5);
         assert_eq!(grams(query("get_name", false)), 6, "no hump in lower case");
+        // `PYTHON`: 4 trigrams, and as many capital trigrams.
+        assert_eq!(grams(query("PYTHON", false)), 8);
+        assert_eq!(grams(query("PYTHON", true)), 4);
         assert_ne!(exact(b"class Request"), exact(b"class request"));
         let folded = |text: &[u8]| GramQuery::literal(text, Case::Folded);
         assert_eq!(folded(b"class Request"), folded(b"class request"));

@@ -30,8 +30,8 @@ use super::input::{corrupt, In, Refusal, TRUNCATED};
 /// The first bytes of a store.
 const MAGIC: &[u8; 8] = b"FSNINDEX";
 /// The layout's version: bumped whenever the bytes change meaning (3: signatures hold junctions;
-/// 4: and junctions at camel-case humps).
-pub(super) const FORMAT: u32 = 4;
+/// 4: and junctions at camel-case humps; 5: and capital trigrams).
+pub(super) const FORMAT: u32 = 5;
 /// The version of the library writing and reading the store.
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Bytes of the checksum that ends a store.
