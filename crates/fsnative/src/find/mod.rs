@@ -255,9 +255,14 @@ fn from_index<'v>(
 ) -> usize {
     let dir = &*target.below_root(roots);
     let subsequences = query.subsequences();
-    let shares = if view.count_below(target.root, dir) >= PARALLEL_ENTRIES { default_threads() } else { 1 };
+    let entries = view.count_below(target.root, dir);
+    let shares = if entries >= PARALLEL_ENTRIES { default_threads() } else { 1 };
     let share = |share: usize| {
         let mut found = Candidates::new(candidates.unified);
+        // Room for every entry of the run, so that a list never grows by copying; the first
+        // run's for every entry, so that the others are appended to it in place. What no
+        // candidate fills is never touched, so never given memory.
+        found.reserve(if share == 0 { entries } else { entries.div_ceil(shares) });
         let count = index_share(
             view,
             target,
@@ -283,10 +288,13 @@ fn from_index<'v>(
             found
         })
     };
-    candidates.reserve(found.iter().map(|(part, _)| part.list.len()).sum());
     for (mut part, files) in found {
         count += files;
-        candidates.append(&mut part);
+        if candidates.list.is_empty() && part.list.capacity() >= candidates.list.capacity() {
+            std::mem::swap(candidates, &mut part);
+        } else {
+            candidates.append(&mut part);
+        }
     }
     count
 }
