@@ -270,8 +270,10 @@ mod tests {
         for (needles, typos) in [(&["test"][..], 2), (&["tes", "ab_"][..], 1), (&["aTe"][..], 1)] {
             let parts: Vec<(&str, u16)> = needles.iter().map(|&needle| (needle, typos)).collect();
             let bound = Bound::new(&parts).unwrap();
-            let whole: Vec<_> =
-                texts.iter().map(|(text, _)| bound.ceiling(text.as_bytes()).map(|c| (c.fuzzy, c.last_whole))).collect();
+            let whole: Vec<_> = texts
+                .iter()
+                .map(|(text, _)| bound.ceiling(text.as_bytes()).map(|c| (c.fuzzy, c.last_whole)))
+                .collect();
             assert!(whole.iter().flatten().count() > 100, "{needles:?}");
             for threads in [1, 2, 3] {
                 let by_dir = bound.ceilings(texts.len(), |at| (texts[at].0.as_str(), texts[at].1), threads);

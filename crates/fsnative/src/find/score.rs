@@ -106,7 +106,10 @@ pub(super) struct Texts<'t> {
 
 impl<'t> Texts<'t> {
     /// `paths`, the name of each starting where `name_start` says (`None`: after its last `/`).
-    pub fn new(paths: impl Into<Cow<'t, [&'t str]>>, name_start: impl Fn(usize) -> Option<usize>) -> Texts<'t> {
+    pub fn new(
+        paths: impl Into<Cow<'t, [&'t str]>>,
+        name_start: impl Fn(usize) -> Option<usize>,
+    ) -> Texts<'t> {
         let paths = paths.into();
         let name_starts = (0..paths.len())
             .map(|at| {
@@ -514,7 +517,8 @@ mod tests {
     use super::*;
 
     fn rank(query: &str, texts: &[&str], limit: usize) -> Vec<(String, Ranked)> {
-        let ranking = Query::parse(query).unwrap().rank(&Texts::new(texts.to_vec(), |_| None), |_| true, limit, 1);
+        let ranking =
+            Query::parse(query).unwrap().rank(&Texts::new(texts.to_vec(), |_| None), |_| true, limit, 1);
         ranking.best.into_iter().map(|r| (texts[r.at].to_string(), r)).collect()
     }
 
@@ -559,17 +563,16 @@ mod tests {
     fn among_equal_scores_sources_come_before_shorter_copies() {
         // The copies are one byte shorter: only telling them apart puts the sources first,
         // whether the best few are picked from many matches or all are ranked.
-        let paths: Vec<String> = (0..40)
-            .flat_map(|n| [format!("x{n}/dist/parser.py"), format!("x{n}/zzzzz/parser.py")])
-            .collect();
+        let paths: Vec<String> =
+            (0..40).flat_map(|n| [format!("x{n}/dist/parser.py"), format!("x{n}/zzzzz/parser.py")]).collect();
         let texts: Vec<&str> = paths.iter().map(String::as_str).collect();
         for limit in [5, 40, 80] {
             let found = rank("parser", &texts, limit);
             assert_eq!(found.len(), limit);
             let sources = found.iter().take(40).filter(|(path, _)| path.contains("zzzzz")).count();
             assert_eq!(sources, limit.min(40), "limit {limit}");
-            assert!(found.iter().all(|(_, r)| r.fuzzy + r.filename_bonus + r.exact_bonus == found[0].1.fuzzy
-                + found[0].1.filename_bonus + found[0].1.exact_bonus));
+            assert!(found.iter().all(|(_, r)| r.fuzzy + r.filename_bonus + r.exact_bonus
+                == found[0].1.fuzzy + found[0].1.filename_bonus + found[0].1.exact_bonus));
         }
     }
 
