@@ -75,9 +75,15 @@ impl Bound {
     /// `None` when frizbee does not match every part to `text`; else the most the sum of
     /// the parts' alignment scores can be (see the module's comment).
     pub fn ceiling(&self, text: &[u8]) -> Option<Ceiling> {
+        self.ceiling_of(text, self.filter.matched(text))
+    }
+
+    /// [`Bound::ceiling`] of `text`, given each part's common subsequence with it (as
+    /// [`Subsequences::matched`] gives them).
+    fn ceiling_of(&self, text: &[u8], parts: impl Iterator<Item = (u32, u32, bool)>) -> Option<Ceiling> {
         let mut fuzzy = 0u32;
         let mut last_whole = false;
-        for (at, (matched, len, passes)) in self.filter.matched(text).enumerate() {
+        for (at, (matched, len, passes)) in parts.enumerate() {
             if !passes {
                 return None;
             }
@@ -95,18 +101,42 @@ impl Bound {
     }
 
     /// The ceiling of each text, `None` for those that do not match; on up to `threads`
-    /// threads.
-    pub fn ceilings(&self, texts: &[&str], threads: usize) -> Vec<Option<Ceiling>> {
-        let share = texts.len().div_ceil(threads.max(1)).max(1);
-        let run = |run: &[&str]| run.iter().map(|text| self.ceiling(text.as_bytes())).collect::<Vec<_>>();
-        if threads <= 1 || texts.len() < 2 * share {
-            return run(texts);
+    /// threads. `texts` gives each text with where its file name starts: the texts of one
+    /// directory that follow each other feed its path once.
+    pub fn ceilings<'t>(
+        &self,
+        count: usize,
+        texts: impl Fn(usize) -> (&'t str, usize) + Sync,
+        threads: usize,
+    ) -> Vec<Option<Ceiling>> {
+        let mut ceilings = vec![None; count];
+        let share = count.div_ceil(threads.max(1)).max(1);
+        let run = |first: usize, out: &mut [Option<Ceiling>]| {
+            let (mut dir, mut dir_states, mut states) = (None, self.filter.start(), self.filter.start());
+            for (at, ceiling) in (first..).zip(out) {
+                let (text, name_start) = texts(at);
+                let (path, name) = text.as_bytes().split_at(name_start);
+                if dir != Some(path) {
+                    dir_states.fill(u64::MAX);
+                    self.filter.feed(&mut dir_states, path);
+                    dir = Some(path);
+                }
+                states.copy_from_slice(&dir_states);
+                self.filter.feed(&mut states, name);
+                *ceiling = self.ceiling_of(text.as_bytes(), self.filter.matched_at(&states));
+            }
+        };
+        if threads <= 1 || count < 2 * share {
+            run(0, &mut ceilings);
+            return ceilings;
         }
         std::thread::scope(|scope| {
             let run = &run;
-            let runs: Vec<_> = texts.chunks(share).map(|texts| scope.spawn(move || run(texts))).collect();
-            runs.into_iter().flat_map(|run| run.join().expect("a find thread panicked")).collect()
-        })
+            for (number, out) in ceilings.chunks_mut(share).enumerate() {
+                scope.spawn(move || run(number * share, out));
+            }
+        });
+        ceilings
     }
 }
 
@@ -218,6 +248,39 @@ mod tests {
             }
         }
         assert!(matches > 10_000, "{matches} matches");
+    }
+
+    /// Texts of one directory in a row feed its path once: each ceiling is still the one of
+    /// the whole text, on one thread or several.
+    #[test]
+    fn ceilings_by_directory_are_those_of_whole_texts() {
+        let mut rng = Rng(0xd1e);
+        let mut texts = Vec::new();
+        for _ in 0..300 {
+            let dir_len = rng.below(20);
+            let dir = rng.text(b"abtes/_", dir_len);
+            let name_start = if dir.is_empty() { 0 } else { dir.len() + 1 };
+            for _ in 0..1 + rng.below(6) {
+                let name_len = 1 + rng.below(12);
+                let name = rng.text(b"abtesAT_.x", name_len);
+                let text = if dir.is_empty() { name } else { format!("{dir}/{name}") };
+                texts.push((text, name_start));
+            }
+        }
+        for (needles, typos) in [(&["test"][..], 2), (&["tes", "ab_"][..], 1), (&["aTe"][..], 1)] {
+            let parts: Vec<(&str, u16)> = needles.iter().map(|&needle| (needle, typos)).collect();
+            let bound = Bound::new(&parts).unwrap();
+            let whole: Vec<_> = texts
+                .iter()
+                .map(|(text, _)| bound.ceiling(text.as_bytes()).map(|c| (c.fuzzy, c.last_whole)))
+                .collect();
+            assert!(whole.iter().flatten().count() > 100, "{needles:?}");
+            for threads in [1, 2, 3] {
+                let by_dir = bound.ceilings(texts.len(), |at| (texts[at].0.as_str(), texts[at].1), threads);
+                let by_dir: Vec<_> = by_dir.iter().map(|c| c.map(|c| (c.fuzzy, c.last_whole))).collect();
+                assert_eq!(by_dir, whole, "{needles:?}, {threads} threads");
+            }
+        }
     }
 
     #[test]

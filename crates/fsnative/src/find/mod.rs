@@ -33,27 +33,35 @@ use crate::roots::{RootDirs, Roots};
 use crate::walk::{self, forms, Constraints, SkipCounters, Target, WalkOptions, Walked, WalkedKind, Walker};
 
 use crate::sys::os_str;
-use score::{Query, Ranked};
+use score::{Query, Ranked, Texts};
 pub(crate) use signals::Signals;
 pub use signals::FRECENCY_POINTS;
 use subsequence::{PrefixStates, Subsequences};
 
-/// A file the query is matched against.
-struct Candidate<'v> {
-    /// Its path relative to the directory searched, as the matcher reads it: borrowed from
-    /// the index or walked, decoded lossily when it is not UTF-8 (see [`Candidates::raw`]).
-    text: Cow<'v, str>,
+/// What a find keeps of a file the query is matched against, beside its text.
+#[derive(Clone, Copy)]
+struct Candidate {
     /// The search target it lies below.
     target: u32,
+    /// How many bytes of its text its file name takes (after its last `/`), when the walk knew
+    /// it; `u16::MAX`: not known (or too long to say), found from the text when needed.
+    name_len: u16,
     /// A link that was not followed: kept only if it leads to a file inside.
     symlink: bool,
 }
 
-/// The files a query is matched against, in walk order.
+/// The files a query is matched against, in walk order: their texts (the paths relative to
+/// the directory searched, as the matcher reads them) in one column, which a ranking reads as
+/// it is when every text is borrowed from the index, and the rest in another.
 struct Candidates<'v> {
-    list: Vec<Candidate<'v>>,
+    /// The texts borrowed from the index; "" where the text is in `owned`.
+    texts: Vec<&'v str>,
+    /// The texts that are not borrowed (walked, decoded lossily when not UTF-8, or in another
+    /// normalization form), by position (ascending).
+    owned: Vec<(usize, String)>,
+    list: Vec<Candidate>,
     /// The bytes of the paths that are not UTF-8, or whose text the matcher reads in another
-    /// normalization form, by position in `list` (ascending).
+    /// normalization form, by position (ascending).
     raw: Vec<(usize, Box<[u8]>)>,
     /// Texts are matched in NFC (see [`forms`]).
     unified: bool,
@@ -61,14 +69,25 @@ struct Candidates<'v> {
 
 impl<'v> Candidates<'v> {
     fn new(unified: bool) -> Candidates<'v> {
-        Candidates { list: Vec::new(), raw: Vec::new(), unified }
+        Candidates { texts: Vec::new(), owned: Vec::new(), list: Vec::new(), raw: Vec::new(), unified }
     }
 
-    /// Adds a path known to be UTF-8.
-    fn push_text(&mut self, text: &'v str, target: usize, symlink: bool) {
-        let text = self.matched_form(Cow::Borrowed(text));
+    /// Adds a path known to be UTF-8, whose file name starts at `name_start` if known.
+    fn push_text(&mut self, text: &'v str, target: usize, symlink: bool, name_start: Option<usize>) {
+        // A name start in the path's own bytes holds for the text only if it is those bytes.
+        let name_len = match self.matched_form(Cow::Borrowed(text)) {
+            Cow::Borrowed(_) => {
+                self.texts.push(text);
+                name_start.map_or(u16::MAX, |start| u16::try_from(text.len() - start).unwrap_or(u16::MAX))
+            }
+            Cow::Owned(normalized) => {
+                self.owned.push((self.list.len(), normalized));
+                self.texts.push("");
+                u16::MAX
+            }
+        };
         let target = u32::try_from(target).expect("fewer than 2^32 search targets");
-        self.list.push(Candidate { text, target, symlink });
+        self.list.push(Candidate { target, name_len, symlink });
     }
 
     /// `text` as the matcher reads it: in NFC where forms are unified, the path's own bytes
@@ -106,23 +125,57 @@ impl<'v> Candidates<'v> {
                 }
             },
         };
-        let text = self.matched_form(text);
+        match self.matched_form(text) {
+            Cow::Borrowed(text) => self.texts.push(text),
+            Cow::Owned(text) => {
+                self.owned.push((self.list.len(), text));
+                self.texts.push("");
+            }
+        }
         let target = u32::try_from(target).expect("fewer than 2^32 search targets");
-        self.list.push(Candidate { text, target, symlink });
+        self.list.push(Candidate { target, name_len: u16::MAX, symlink });
     }
 
     /// Moves `other`'s candidates to the end of these.
     fn append(&mut self, other: &mut Candidates<'v>) {
         let offset = self.list.len();
         self.raw.extend(other.raw.drain(..).map(|(at, bytes)| (at + offset, bytes)));
+        self.owned.extend(other.owned.drain(..).map(|(at, text)| (at + offset, text)));
+        self.texts.append(&mut other.texts);
         self.list.append(&mut other.list);
+    }
+
+    /// Makes room for `more` candidates.
+    fn reserve(&mut self, more: usize) {
+        self.texts.reserve(more);
+        self.list.reserve(more);
+    }
+
+    /// The text of candidate `at`.
+    fn text(&self, at: usize) -> &str {
+        match self.owned.binary_search_by_key(&at, |&(position, _)| position) {
+            Ok(found) => &self.owned[found].1,
+            Err(_) => self.texts[at],
+        }
+    }
+
+    /// Every candidate's text, by position: the borrowed column itself when it holds them all.
+    fn all_texts(&self) -> Cow<'_, [&str]> {
+        if self.owned.is_empty() {
+            return Cow::Borrowed(&self.texts);
+        }
+        let mut texts = self.texts.clone();
+        for (at, text) in &self.owned {
+            texts[*at] = text;
+        }
+        Cow::Owned(texts)
     }
 
     /// The path of candidate `at` relative to the directory searched.
     fn relative(&self, at: usize) -> &Path {
         let bytes = match self.raw.binary_search_by_key(&at, |&(position, _)| position) {
             Ok(found) => &self.raw[found].1,
-            Err(_) => self.list[at].text.as_bytes(),
+            Err(_) => self.text(at).as_bytes(),
         };
         Path::new(os_str(bytes))
     }
@@ -202,9 +255,14 @@ fn from_index<'v>(
 ) -> usize {
     let dir = &*target.below_root(roots);
     let subsequences = query.subsequences();
-    let shares = if view.count_below(target.root, dir) >= PARALLEL_ENTRIES { default_threads() } else { 1 };
+    let entries = view.count_below(target.root, dir);
+    let shares = if entries >= PARALLEL_ENTRIES { default_threads() } else { 1 };
     let share = |share: usize| {
         let mut found = Candidates::new(candidates.unified);
+        // Room for every entry of the run, so that a list never grows by copying; the first
+        // run's for every entry, so that the others are appended to it in place. What no
+        // candidate fills is never touched, so never given memory.
+        found.reserve(if share == 0 { entries } else { entries.div_ceil(shares) });
         let count = index_share(
             view,
             target,
@@ -232,7 +290,11 @@ fn from_index<'v>(
     };
     for (mut part, files) in found {
         count += files;
-        candidates.append(&mut part);
+        if candidates.list.is_empty() && part.list.capacity() >= candidates.list.capacity() {
+            std::mem::swap(candidates, &mut part);
+        } else {
+            candidates.append(&mut part);
+        }
     }
     count
 }
@@ -272,7 +334,8 @@ fn index_share<'v>(
             if entry.utf8 {
                 // SAFETY: the index found the whole path UTF-8 when it listed it, and `base` is
                 // 0 or just past a `/`, so at the start of a character.
-                candidates.push_text(unsafe { std::str::from_utf8_unchecked(relative) }, number, symlink);
+                let text = unsafe { std::str::from_utf8_unchecked(relative) };
+                candidates.push_text(text, number, symlink, prefixes.name_start(relative, depth));
             } else {
                 candidates.push(Cow::Borrowed(relative), number, symlink);
             }
@@ -342,7 +405,10 @@ fn rank(
     };
     let limit = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
     let fetched = if signals.is_empty() { limit } else { limit.saturating_mul(signals::OVER_FETCH) };
-    let texts: Vec<&str> = candidates.list.iter().map(|c| c.text.as_ref()).collect();
+    let texts = Texts::new(candidates.all_texts(), |at| {
+        let name_len = candidates.list[at].name_len;
+        (name_len != u16::MAX).then(|| candidates.texts[at].len() - usize::from(name_len))
+    });
     let ranked = query.rank(&texts, keep, fetched, default_threads());
     let mut entries = ranked
         .best

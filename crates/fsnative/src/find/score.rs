@@ -28,6 +28,7 @@
 
 mod bounded;
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 
 use neo_frizbee::{Config, Match, Matcher, SortStrategy};
@@ -96,6 +97,53 @@ pub(super) struct Ranking {
     pub best: Vec<Ranked>,
 }
 
+/// The relative paths a ranking reads, each with where its file name starts (after its last
+/// `/`), which the walk that collected them already knew.
+pub(super) struct Texts<'t> {
+    paths: Cow<'t, [&'t str]>,
+    name_starts: Vec<u32>,
+}
+
+impl<'t> Texts<'t> {
+    /// `paths`, the name of each starting where `name_start` says (`None`: after its last `/`).
+    pub fn new(
+        paths: impl Into<Cow<'t, [&'t str]>>,
+        name_start: impl Fn(usize) -> Option<usize>,
+    ) -> Texts<'t> {
+        let paths = paths.into();
+        let name_starts = (0..paths.len())
+            .map(|at| {
+                let start = name_start(at).unwrap_or_else(|| name_start_of(paths[at]));
+                u32::try_from(start).unwrap_or(u32::MAX)
+            })
+            .collect();
+        Texts { paths, name_starts }
+    }
+
+    /// How many texts there are.
+    pub fn len(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// The path at `at`.
+    fn path(&self, at: usize) -> &'t str {
+        self.paths[at]
+    }
+
+    /// Where the file name of the path at `at` starts.
+    fn name_start(&self, at: usize) -> usize {
+        match self.name_starts[at] {
+            u32::MAX => name_start_of(self.paths[at]),
+            start => start as usize,
+        }
+    }
+
+    /// The file name of the path at `at`.
+    fn name(&self, at: usize) -> &'t str {
+        &self.paths[at][self.name_start(at)..]
+    }
+}
+
 /// A match while it is scored.
 #[derive(Clone, Copy)]
 struct Scored {
@@ -104,8 +152,8 @@ struct Scored {
     fuzzy: i32,
     /// Where the last part's alignment ends (a byte offset in the text).
     end: u32,
-    /// A build artefact or a cached copy (ties go to sources first); set with the bonuses,
-    /// before the order is read.
+    /// A build artefact or a cached copy (ties go to sources first); set by [`set_derived`]
+    /// before the order is read, for the matches still in reach of the best.
     derived: bool,
     /// The text's length in bytes (ties go to the shorter).
     len: u32,
@@ -181,7 +229,7 @@ impl Query {
     /// and the best `limit` of them.
     pub fn rank(
         &self,
-        texts: &[&str],
+        texts: &Texts<'_>,
         keep: impl Fn(usize) -> bool,
         limit: usize,
         threads: usize,
@@ -193,7 +241,7 @@ impl Query {
     /// (see [`Query::candidates`]).
     fn rank_bounded(
         &self,
-        texts: &[&str],
+        texts: &Texts<'_>,
         keep: impl Fn(usize) -> bool,
         limit: usize,
         threads: usize,
@@ -204,7 +252,7 @@ impl Query {
             match self.bound().filter(|_| texts.len() >= bounded.max(limit.saturating_mul(8))) {
                 Some(bound) => self.candidates(&bound, texts, keep, limit, threads),
                 None => {
-                    let mut scored = self.matches(texts, threads);
+                    let mut scored = self.matches(&texts.paths, threads);
                     scored.retain(|s| keep(s.at as usize));
                     (scored.len(), scored)
                 }
@@ -213,9 +261,10 @@ impl Query {
             scored = best_of(scored, texts, part, limit);
         } else {
             for s in &mut scored {
-                bonuses(s, texts[s.at as usize], part);
+                bonuses(s, texts, part);
             }
             name_matches(&mut scored, texts, part, |s| s.in_dirs);
+            set_derived(&mut scored, texts);
         }
         let key = Scored::order;
         scored.sort_unstable_by_key(key);
@@ -231,7 +280,8 @@ impl Query {
         Ranking { total, best }
     }
 
-    /// The texts every part matches, with their summed scores.
+    /// The texts every part matches, with their summed scores (`derived` and the bonuses not
+    /// set).
     ///
     /// Every call to the matcher passes `&str` texts: each other type of text would compile
     /// frizbee's SIMD kernels again (a minute or more of optimised compile for each).
@@ -345,11 +395,10 @@ fn exact(file: &str, name: &str) -> Exact {
 /// The best `limit` of `scored` (more than `limit` matches), their bonuses added; the
 /// others are left out as soon as their ceiling shows they cannot be among them, so most
 /// matches of a short query are never looked at again.
-fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -> Vec<Scored> {
+fn best_of(mut scored: Vec<Scored>, texts: &Texts<'_>, part: &Part, limit: usize) -> Vec<Scored> {
     if limit == 0 {
         return Vec::new();
     }
-    let key = Scored::order;
     // A match scores at least its fuzzy score: one whose ceiling is below the `limit`-th
     // best fuzzy score cannot be among the best.
     let mut floors: Vec<i32> = scored.iter().map(|s| s.fuzzy).collect();
@@ -361,24 +410,24 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
     }
     let mut rest = scored.split_off(limit.min(scored.len()));
     for s in &mut scored {
-        bonuses(s, texts[s.at as usize], part);
+        bonuses(s, texts, part);
     }
     name_matches(&mut scored, texts, part, |s| s.in_dirs);
     let floor = scored.iter().map(Scored::score).min().unwrap_or(i64::MIN);
     rest.retain(|s| s.ceiling() >= floor);
     for s in &mut rest {
-        bonuses(s, texts[s.at as usize], part);
+        bonuses(s, texts, part);
     }
     scored.append(&mut rest);
     if scored.len() > limit {
         // Only a match that could still reach the best `limit` is matched against its file
         // name alone: bonuses only raise a score.
-        let threshold = scored.select_nth_unstable_by_key(limit - 1, key).1.score();
+        let threshold = lowest_of_best(&mut scored, limit);
         // The bonus grows with the file name's own score, which its bound caps (see [`Bound`];
         // `None`: the name does not match and earns nothing).
         let name_bound = Bound::new(&[(part.name.as_str(), typos_allowed(&part.name))]);
         let most = |s: &Scored| match &name_bound {
-            Some(bound) => bound.ceiling(file_name(texts[s.at as usize]).as_bytes()).map(|c| c.fuzzy),
+            Some(bound) => bound.ceiling(texts.name(s.at as usize).as_bytes()).map(|c| c.fuzzy),
             None => Some(u32::MAX),
         };
         let reach = |s: &Scored| {
@@ -390,19 +439,39 @@ fn best_of(mut scored: Vec<Scored>, texts: &[&str], part: &Part, limit: usize) -
                 })
         };
         name_matches(&mut scored, texts, part, reach);
-        scored.select_nth_unstable_by_key(limit - 1, key);
+        // The best `limit` in the order are the best of those scoring at least the `limit`-th
+        // best score: only their ties need telling apart.
+        let threshold = lowest_of_best(&mut scored, limit);
+        scored.retain(|s| s.score() >= threshold);
+    }
+    set_derived(&mut scored, texts);
+    if scored.len() > limit {
+        scored.select_nth_unstable_by_key(limit - 1, Scored::order);
         scored.truncate(limit);
     }
     scored
 }
 
+/// The `limit`-th best score of `scored` (more than `limit` matches, `limit` ≥ 1), which it
+/// reorders.
+fn lowest_of_best(scored: &mut [Scored], limit: usize) -> i64 {
+    scored.select_nth_unstable_by_key(limit - 1, |s| Reverse(s.score())).1.score()
+}
+
+/// Tells the build artefacts and cached copies among `scored` (see [`is_derived`]).
+fn set_derived(scored: &mut [Scored], texts: &Texts<'_>) {
+    for s in scored {
+        let at = s.at as usize;
+        s.derived = is_derived(texts.path(at), texts.name_start(at));
+    }
+}
+
 /// Sets the bonuses that need no second match (the exact name, and the alignment of `part`
-/// ending inside the file name) and whether the text is derived.
-fn bonuses(s: &mut Scored, text: &str, part: &Part) {
-    let name_start = name_start(text);
-    s.derived = is_derived(text, name_start);
+/// ending inside the file name).
+fn bonuses(s: &mut Scored, texts: &Texts<'_>, part: &Part) {
+    let name_start = texts.name_start(s.at as usize);
     let caps = BonusCaps::of(s.fuzzy);
-    s.exact_bonus = caps.exact(exact(&text[name_start..], &part.name));
+    s.exact_bonus = caps.exact(exact(texts.name(s.at as usize), &part.name));
     // Where the alignment of the name part starts, roughly: its end less its length.
     let starts = (s.end as usize + 1).saturating_sub(part.name.len());
     if starts >= name_start && !part.name.is_empty() {
@@ -421,23 +490,18 @@ fn name_bonus(fuzzy: i32, name_score: i32, part: &Part) -> i32 {
 }
 
 /// Where the file name of the relative path `text` starts: after its last `/`.
-fn name_start(text: &str) -> usize {
+fn name_start_of(text: &str) -> usize {
     text.rfind('/').map_or(0, |slash| slash + 1)
-}
-
-/// The file name of the relative path `text`.
-fn file_name(text: &str) -> &str {
-    &text[name_start(text)..]
 }
 
 /// For the matches `wanted` picks, whose alignment ended in the directories: matches the
 /// name part against the file name alone, and gives the name bonus scaled by that match.
-fn name_matches(scored: &mut [Scored], texts: &[&str], part: &Part, wanted: impl Fn(&Scored) -> bool) {
+fn name_matches(scored: &mut [Scored], texts: &Texts<'_>, part: &Part, wanted: impl Fn(&Scored) -> bool) {
     let picked: Vec<usize> = (0..scored.len()).filter(|&i| wanted(&scored[i])).collect();
     if picked.is_empty() {
         return;
     }
-    let names: Vec<&str> = picked.iter().map(|&i| file_name(texts[scored[i].at as usize])).collect();
+    let names: Vec<&str> = picked.iter().map(|&i| texts.name(scored[i].at as usize)).collect();
     let config = Config { max_typos: Some(typos_allowed(&part.name)), ..part.config };
     for m in match_list(&part.name, &config, &names, 1) {
         let s = &mut scored[picked[m.index as usize]];
@@ -453,7 +517,8 @@ mod tests {
     use super::*;
 
     fn rank(query: &str, texts: &[&str], limit: usize) -> Vec<(String, Ranked)> {
-        let ranking = Query::parse(query).unwrap().rank(texts, |_| true, limit, 1);
+        let ranking =
+            Query::parse(query).unwrap().rank(&Texts::new(texts.to_vec(), |_| None), |_| true, limit, 1);
         ranking.best.into_iter().map(|r| (texts[r.at].to_string(), r)).collect()
     }
 
@@ -495,6 +560,23 @@ mod tests {
     }
 
     #[test]
+    fn among_equal_scores_sources_come_before_shorter_copies() {
+        // The copies are one byte shorter: only telling them apart puts the sources first,
+        // whether the best few are picked from many matches or all are ranked.
+        let paths: Vec<String> =
+            (0..40).flat_map(|n| [format!("x{n}/dist/parser.py"), format!("x{n}/zzzzz/parser.py")]).collect();
+        let texts: Vec<&str> = paths.iter().map(String::as_str).collect();
+        for limit in [5, 40, 80] {
+            let found = rank("parser", &texts, limit);
+            assert_eq!(found.len(), limit);
+            let sources = found.iter().take(40).filter(|(path, _)| path.contains("zzzzz")).count();
+            assert_eq!(sources, limit.min(40), "limit {limit}");
+            assert!(found.iter().all(|(_, r)| r.fuzzy + r.filename_bonus + r.exact_bonus
+                == found[0].1.fuzzy + found[0].1.filename_bonus + found[0].1.exact_bonus));
+        }
+    }
+
+    #[test]
     fn the_best_few_are_the_head_of_the_full_order() {
         // Paths of every shape a short query meets: names, directories, typos, repeats.
         let words = ["test", "tests", "tset", "latest", "attest", "text", "best", "the", "est"];
@@ -509,7 +591,7 @@ mod tests {
                 }
             })
             .collect();
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let texts = Texts::new(texts.iter().map(String::as_str).collect::<Vec<_>>(), |_| None);
         for query in ["test", "tst", "src test", "best.py", "tests/mod"] {
             let parsed = Query::parse(query).unwrap();
             let order = |limit| -> Vec<(usize, i64)> {

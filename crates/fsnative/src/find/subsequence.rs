@@ -78,6 +78,23 @@ impl Subsequences {
         })
     }
 
+    /// The state before any byte: one word per part.
+    pub fn start(&self) -> Vec<u64> {
+        vec![u64::MAX; self.parts.len()]
+    }
+
+    /// Advances `states` (one word per part, as [`Subsequences::start`] gives) over `bytes`.
+    pub fn feed(&self, states: &mut [u64], bytes: &[u8]) {
+        for (part, v) in self.parts.iter().zip(states) {
+            *v = part.feed(*v, bytes);
+        }
+    }
+
+    /// [`Subsequences::matched`] of the text that took the parts to `states`.
+    pub fn matched_at<'t>(&'t self, states: &'t [u64]) -> impl Iterator<Item = (u32, u32, bool)> + 't {
+        self.parts.iter().zip(states).map(|(part, &v)| (matched(v, part.len), part.len, part.passes(v)))
+    }
+
     /// Whether `byte` matches one of part `at`'s characters.
     pub fn holds(&self, at: usize, byte: u8) -> bool {
         self.parts[at].masks[usize::from(byte)] != 0
@@ -202,6 +219,19 @@ impl<'s> PrefixStates<'s> {
         self.lens.truncate(depth);
         self.lens.push(path.len());
         passes
+    }
+}
+
+impl PrefixStates<'_> {
+    /// Where the name of the entry at `path` (`depth` ≥ 1 below the directory searched) starts,
+    /// when [`PrefixStates::enter`] has just fed it and kept its directory's path length
+    /// (`None`: not known here).
+    pub fn name_start(&self, path: &[u8], depth: usize) -> Option<usize> {
+        if depth == 1 {
+            return Some(0);
+        }
+        let len = *self.lens.get(depth - 1)?;
+        (path.get(len) == Some(&b'/')).then_some(len + 1)
     }
 }
 
@@ -337,13 +367,15 @@ mod tests {
         for (path, depth, dir) in walk {
             let passes = states.enter(path.as_bytes(), depth, dir);
             assert_eq!(passes, filter.path_passes(path.as_bytes()), "{path}");
+            let name_start = path.rfind('/').map_or(0, |slash| slash + 1);
+            assert_eq!(states.name_start(path.as_bytes(), depth), Some(name_start), "{path}");
         }
         assert!(filter.path_passes(b"src/handler.rs") && !filter.path_passes(b"tests/handler.py"));
     }
 
     #[test]
     fn a_find_filtered_along_the_walk_ranks_as_the_unfiltered_one() {
-        use super::super::score::Query;
+        use super::super::score::{Query, Texts};
 
         let words = ["src", "lib", "handler", "hanlder", "test", "tests", "pkg0451", "api", "v1", "Parser"];
         let mut rng = Rng(0xacce55);
@@ -376,7 +408,7 @@ mod tests {
         for query in queries {
             let parsed = Query::parse(query).unwrap();
             let ranked = |texts: &[&str]| -> Vec<(String, i64)> {
-                let ranking = parsed.rank(texts, |_| true, usize::MAX, 1);
+                let ranking = parsed.rank(&Texts::new(texts.to_vec(), |_| None), |_| true, usize::MAX, 1);
                 ranking
                     .best
                     .iter()
@@ -397,6 +429,9 @@ mod tests {
                         let depth = 1 + path.matches('/').count();
                         if states.enter(path.as_bytes(), depth, *dir) && !dir {
                             kept.push(path.as_str());
+                            let name_start = path.rfind('/').map_or(0, |slash| slash + 1);
+                            let known = states.name_start(path.as_bytes(), depth);
+                            assert_eq!(known, Some(name_start), "{path}, from run {splits:?}");
                         }
                     }
                 }

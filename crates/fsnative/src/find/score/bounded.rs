@@ -2,7 +2,7 @@
 //! so that of many matches only those that could be among the best are aligned.
 
 use super::super::bound::{threshold, Bound, Ceiling};
-use super::{best_of, exact, file_name, BonusCaps, Exact, Query, Scored};
+use super::{best_of, exact, BonusCaps, Exact, Query, Scored, Texts};
 
 /// Texts aligned at least in the first round of a bounded ranking (see [`Query::candidates`]).
 const FIRST_ROUND: usize = 256;
@@ -23,13 +23,13 @@ impl Query {
     pub(super) fn candidates(
         &self,
         bound: &Bound,
-        texts: &[&str],
+        texts: &Texts<'_>,
         keep: impl Fn(usize) -> bool,
         limit: usize,
         threads: usize,
     ) -> (usize, Vec<Scored>) {
         let part = self.parts.last().expect("a query has a part");
-        let mut ceilings = bound.ceilings(texts, threads);
+        let mut ceilings = bound.ceilings(texts.len(), |at| (texts.path(at), texts.name_start(at)), threads);
         for (at, ceiling) in ceilings.iter_mut().enumerate() {
             if ceiling.is_some() && !keep(at) {
                 *ceiling = None;
@@ -51,7 +51,7 @@ impl Query {
         let loose = |c: &Ceiling| most(c, if named(c) { Exact::Name } else { Exact::Neither });
         let tight = |at: usize, c: &Ceiling| {
             if named(c) {
-                most(c, exact(file_name(texts[at]), &part.name))
+                most(c, exact(texts.name(at), &part.name))
             } else {
                 loose(c)
             }
@@ -78,9 +78,9 @@ impl Query {
     }
 
     /// [`Query::matches`] of the texts `wanted` picks by position.
-    fn matches_of(&self, texts: &[&str], wanted: impl Fn(usize) -> bool, threads: usize) -> Vec<Scored> {
+    fn matches_of(&self, texts: &Texts<'_>, wanted: impl Fn(usize) -> bool, threads: usize) -> Vec<Scored> {
         let picked: Vec<u32> = (0..texts.len() as u32).filter(|&at| wanted(at as usize)).collect();
-        let subset: Vec<&str> = picked.iter().map(|&at| texts[at as usize]).collect();
+        let subset: Vec<&str> = picked.iter().map(|&at| texts.path(at as usize)).collect();
         let mut scored = self.matches(&subset, threads);
         for s in &mut scored {
             s.at = picked[s.at as usize];
@@ -123,7 +123,7 @@ mod tests {
                 dirs.join("/")
             })
             .collect();
-        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        let texts = Texts::new(texts.iter().map(String::as_str).collect::<Vec<_>>(), |_| None);
         let keep = |at: usize| !at.is_multiple_of(97);
         let mut pruned = 0;
         for query in ["test", "tst", "pkg0451 hand", "src/Parser", "api v1 tab.rs", "hanlder", "v1"] {
