@@ -22,6 +22,7 @@ from pathlib import Path
 
 CARGO_MANIFESTS = [
     "crates/fsnative/Cargo.toml",
+    "crates/fsnative-matcher/Cargo.toml",
     "bindings/node/Cargo.toml",
     "bindings/python/Cargo.toml",
 ]
@@ -37,7 +38,7 @@ FILES = [WORKSPACE, *CARGO_MANIFESTS, *CARGO_LOCKS, NPM_MANIFEST, NPM_LOCK, PYPR
 VERSION = re.compile(r"\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?")
 WORKSPACE_VERSION = re.compile(r'(?m)^(\[workspace\.package\]\n(?:(?!\[).*\n)*?version = ")([^"]*)(")')
 PATH_DEPENDENCY = re.compile(r'(?m)^(fsnative[\w-]* = \{ path = "[^"]*", version = ")([^"]*)(")')
-LOCKED_CRATE = re.compile(r'(?m)^(name = "fsnative(?:-node|-python)?"\nversion = ")([^"]*)(")')
+LOCKED_CRATE = re.compile(r'(?m)^(name = "fsnative(?:-matcher|-node|-python)?"\nversion = ")([^"]*)(")')
 PROJECT_VERSION = re.compile(r'(?m)^(version = ")([^"]*)(")')
 ARTIFACT = r"(fsnative(?:-[a-z][a-z0-9_]*)*-){}(?=\.tgz|\.tar\.gz|-cp)"
 

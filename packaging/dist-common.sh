@@ -28,15 +28,17 @@ stage_rust_sources() {
     shift
     rm -rf "$dir"
     mkdir -p "$dir/crates" "$dir/bindings"
-    local members='"crates/fsnative"'
+    local members='"crates/fsnative", "crates/fsnative-matcher"'
     for binding in "$@"; do
         members+=", \"bindings/$binding\""
         cp -R "$repo/bindings/$binding" "$dir/bindings/$binding"
     done
     sed "s|^members = .*|members = [$members]|" "$repo/Cargo.toml" >"$dir/Cargo.toml"
     cp "$repo/Cargo.lock" "$dir/Cargo.lock"
-    # The core without its fuzz targets (a package of their own, never built from here).
+    # The core without its fuzz targets (a package of their own, never built from here), and
+    # the crate that compiles its fuzzy matcher.
     cp -R "$repo/crates/fsnative" "$dir/crates/fsnative"
+    cp -R "$repo/crates/fsnative-matcher" "$dir/crates/fsnative-matcher"
     rm -rf "$dir/crates/fsnative/fuzz"
     # The licenses, which the crates' and the Python package's LICENSE-* links point to.
     cp "$repo/LICENSE-MIT" "$repo/LICENSE-APACHE" "$dir/"

@@ -170,15 +170,18 @@ impl std::error::Error for Error {}
 /// Runs `work`, turning a panic inside it into an [`ErrorCode::Internal`] error, so that no
 /// panic crosses into a host language. Bindings wrap every call into the core with it.
 pub fn catch_panic<T>(work: impl FnOnce() -> Result<T>) -> Result<T> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)).unwrap_or_else(|payload| {
-        let what = payload
-            .downcast_ref::<&str>()
-            .map(|s| (*s).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".to_owned());
-        Err(Error::new(
-            ErrorCode::Internal,
-            format!("internal error (a bug in fsnative, please report it): {what}"),
-        ))
-    })
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+        .unwrap_or_else(|payload| Err(panic_error(&*payload)))
+}
+
+/// The [`ErrorCode::Internal`] error for a caught panic's payload. Not generic, so that the
+/// bindings' many instances of [`catch_panic`] share it.
+#[cold]
+fn panic_error(payload: &(dyn std::any::Any + Send)) -> Error {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    Error::new(ErrorCode::Internal, format!("internal error (a bug in fsnative, please report it): {what}"))
 }

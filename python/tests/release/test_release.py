@@ -71,7 +71,7 @@ def test_the_crates_carry_both_licenses(tmp_path: Path) -> None:
     # What `cargo publish` uploads, packaged from the checkout's sources into a target directory
     # of the test's own (no build: --no-verify).
     run = subprocess.run(
-        ["cargo", "package", "--offline", "--no-verify", "--allow-dirty", "-p", "fsnative"],
+        ["cargo", "package", "--offline", "--no-verify", "--allow-dirty", "-p", "fsnative-matcher", "-p", "fsnative"],
         cwd=REPO,
         env={**os.environ, "CARGO_TARGET_DIR": str(tmp_path)},
         capture_output=True,
@@ -79,7 +79,7 @@ def test_the_crates_carry_both_licenses(tmp_path: Path) -> None:
     )
     assert run.returncode == 0, run.stderr
     crates = sorted((tmp_path / "package").glob("*.crate"))
-    assert [crate.name.rsplit("-", 1)[0] for crate in crates] == ["fsnative"]
+    assert [crate.name.rsplit("-", 1)[0] for crate in crates] == ["fsnative", "fsnative-matcher"]
     for crate in crates:
         assert tar_licenses(crate, crate.name.removesuffix(".crate")) == LICENSES, crate.name
 

@@ -31,7 +31,7 @@ mod bounded;
 use std::borrow::Cow;
 use std::cmp::Reverse;
 
-use neo_frizbee::{Config, Match, Matcher, SortStrategy};
+use fsnative_matcher::{match_list, Config, SortStrategy};
 
 use super::alignment::matched_chars;
 use super::bound::Bound;
@@ -327,12 +327,6 @@ impl Query {
             })
             .sum()
     }
-}
-
-/// Matches `needle` against every text on up to `threads` threads (1: on this one); each
-/// match names its text by position.
-fn match_list(needle: &str, config: &Config, texts: &[&str], threads: usize) -> Vec<Match> {
-    Matcher::new(needle, config).match_list_parallel(texts, threads)
 }
 
 /// What each bonus adds at most to a match of fuzzy score `fuzzy`: every rule about the
