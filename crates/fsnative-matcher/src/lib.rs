@@ -3,10 +3,11 @@
 //!
 //! frizbee's kernels are generic (over the SIMD backend chosen at run time, the typos allowed,
 //! Unicode and the text type), so the crate that calls them compiles every one of them: 1.4 MB
-//! of the x86-64 addon's code at opt-level 3, 1.06 MB optimised for size. Here they compile in a crate of their own, so the release
-//! profile can optimise them apart from the core (the workspace's `Cargo.toml` says how and
-//! why), and on one core while the core compiles on the other. This crate holds no rule of
-//! fsnative's: the query, its typos, the scores and the bonuses stay in the core.
+//! of the x86-64 addon's code at opt-level 3, 1.06 MB optimised for size. Here they compile in
+//! a crate of their own, so the release profile can optimise them apart from the core (the
+//! workspace's `Cargo.toml` says how and why), and on one core while the core compiles on the
+//! other. This crate holds no rule of fsnative's: the query, its typos, the scores and the
+//! bonuses stay in the core.
 
 use neo_frizbee::Matcher;
 pub use neo_frizbee::{Config, Match, SortStrategy};
